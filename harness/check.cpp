@@ -1,0 +1,35 @@
+#include "check.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+namespace harness {
+namespace {
+
+// The trace printed by a failing check. Set and restored only by ScopedTrace, so nothing outlives the
+// tester (and so the fuzz input) that registered it.
+thread_local const TraceSource* g_trace = nullptr;
+FailureMode g_mode = FailureMode::kAbort;
+
+}  // namespace
+
+ScopedTrace::ScopedTrace(const TraceSource& source) : previous_(g_trace) { g_trace = &source; }
+ScopedTrace::~ScopedTrace() { g_trace = previous_; }
+
+void SetFailureMode(FailureMode mode) { g_mode = mode; }
+
+void Fail(const char* file, int line, const char* condition, const std::string& message) {
+  std::ostringstream report;
+  report << "HARNESS_CHECK failed at " << file << ":" << line << ": " << condition << "\n";
+  if (!message.empty()) report << "  " << message << "\n";
+  if (g_trace != nullptr) {
+    report << "operation trace:\n";
+    g_trace->Render(report);
+  }
+  if (g_mode == FailureMode::kThrow) throw CheckFailure(report.str());
+  std::cerr << report.str() << std::flush;
+  std::abort();
+}
+
+}  // namespace harness

@@ -1,0 +1,104 @@
+// HARNESS_CHECK: the one assertion of the suite, for both tiers (subject vs reference, and the subject's
+// structural invariants). On failure it prints the condition, a message, and the readable trace of the
+// operations applied so far, then aborts (fuzzing) or throws CheckFailure (unit tests, see SetFailureMode).
+//
+// The trace costs nothing until a check fails: testers log operations as values in an OpLog, and the log
+// is rendered with each operation's ToString() only when printing a failure.
+#pragma once
+
+#include <cstddef>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// Marks oracle code (comparisons of subject with reference, reference bookkeeping) as uninteresting to
+// coverage-guided fuzzers: its loops and compares give the engine no signal about the subject, but with
+// -fsanitize=fuzzer they add per-compare callbacks and a stream of loop-count features that slowed the
+// model-based targets several-fold. Sanitizers still check it; source-based coverage still counts it.
+#if defined(__clang__) && __has_attribute(no_sanitize)
+#define HARNESS_NO_FUZZ_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define HARNESS_NO_FUZZ_COVERAGE
+#endif
+
+namespace harness {
+
+// Something that can render the operations applied so far, one line each.
+class TraceSource {
+ public:
+  virtual ~TraceSource() = default;
+  virtual void Render(std::ostream& out) const = 0;
+};
+
+// Registers `source` as the trace printed by failing checks for its lifetime (innermost wins).
+class ScopedTrace {
+ public:
+  explicit ScopedTrace(const TraceSource& source);
+  ~ScopedTrace();
+  ScopedTrace(const ScopedTrace&) = delete;
+  ScopedTrace& operator=(const ScopedTrace&) = delete;
+
+ private:
+  const TraceSource* previous_;
+};
+
+// Operations (any type with `std::string ToString() const`) in the order they were applied; registered as
+// the current trace while it lives.
+template <typename Op>
+class OpLog : public TraceSource {
+ public:
+  OpLog() : scope_(*this) {}
+  void Add(const Op& op) { ops_.push_back(op); }
+  size_t size() const { return ops_.size(); }
+  void Render(std::ostream& out) const override {
+    // Minimized failures are short; cap the rest so a failure stays readable.
+    constexpr size_t kMaxLines = 2000;
+    const size_t first = ops_.size() > kMaxLines ? ops_.size() - kMaxLines : 0;
+    if (first > 0) out << "  ... " << first << " earlier steps omitted\n";
+    for (size_t i = first; i < ops_.size(); ++i) out << "  step " << i << ": " << ops_[i].ToString() << "\n";
+  }
+
+ private:
+  std::vector<Op> ops_;
+  ScopedTrace scope_;
+};
+
+// Thrown instead of aborting when the failure mode is kThrow; what() holds the whole report.
+class CheckFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class FailureMode { kAbort, kThrow };
+// Process-wide configuration, set once by a test main; fuzz targets keep the default kAbort.
+void SetFailureMode(FailureMode mode);
+
+[[noreturn]] void Fail(const char* file, int line, const char* condition, const std::string& message);
+
+template <typename... Args>
+std::string Concat(const Args&... args) {
+  std::ostringstream out;
+  (out << ... << args);
+  return out.str();
+}
+
+}  // namespace harness
+
+// HARNESS_CHECK(cond, parts...): the parts are streamed into the message, and evaluated only on failure.
+#define HARNESS_CHECK(cond, ...)                                                              \
+  do {                                                                                        \
+    if (!(cond)) [[unlikely]]                                                                 \
+      ::harness::Fail(__FILE__, __LINE__, #cond, ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__)); \
+  } while (0)
+
+// HARNESS_CHECK_EQ(a, b, parts...): compares and, on failure, prints both sides (anything streamable).
+#define HARNESS_CHECK_EQ(a, b, ...)                                                                  \
+  do {                                                                                               \
+    const auto& harness_lhs_ = (a);                                                                  \
+    const auto& harness_rhs_ = (b);                                                                  \
+    if (!(harness_lhs_ == harness_rhs_)) [[unlikely]]                                                \
+      ::harness::Fail(__FILE__, __LINE__, #a " == " #b,                                              \
+                      ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__, "\n    left:  ", harness_lhs_, \
+                                        "\n    right: ", harness_rhs_));                             \
+  } while (0)

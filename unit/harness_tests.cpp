@@ -1,0 +1,96 @@
+// The harness itself: a failing HARNESS_CHECK reports the condition, the message and the readable
+// operation trace; operations render stably; seeds are reproducible and validated.
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <string>
+
+#include "check.h"
+#include "prevector_tester.h"
+#include "rng.h"
+
+namespace {
+
+std::string FailureText(auto&& body) {
+  try {
+    body();
+  } catch (const harness::CheckFailure& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(harness_tests)
+
+BOOST_AUTO_TEST_CASE(failure_prints_condition_message_and_trace) {
+  harness::OpLog<harness::PrevectorStep> log;
+  harness::PrevectorStep step;
+  step.op = harness::PrevectorOp::kInsert;
+  step.pos = 3;
+  step.value = 7;
+  log.Add(step);
+  step.op = harness::PrevectorOp::kPopBack;
+  step.side = 1;
+  log.Add(step);
+  const int size = 2;
+  const std::string text = FailureText([&] { HARNESS_CHECK_EQ(size, 3, "size after ", 2, " steps"); });
+  BOOST_TEST(text.find("size == 3") != std::string::npos, text);
+  BOOST_TEST(text.find("size after 2 steps") != std::string::npos, text);
+  BOOST_TEST(text.find("left:  2") != std::string::npos, text);
+  BOOST_TEST(text.find("right: 3") != std::string::npos, text);
+  BOOST_TEST(text.find("step 0: Insert(side=0, pos=3, value=7)") != std::string::npos, text);
+  BOOST_TEST(text.find("step 1: PopBack(side=1)") != std::string::npos, text);
+}
+
+BOOST_AUTO_TEST_CASE(passing_check_is_silent_and_trace_scope_ends) {
+  BOOST_TEST(FailureText([] { HARNESS_CHECK(1 + 1 == 2, "never printed"); }).empty());
+  {
+    harness::OpLog<harness::PrevectorStep> inner;
+    inner.Add(harness::PrevectorStep{});
+  }
+  // The log above is gone: a failure now carries no trace.
+  const std::string text = FailureText([] { HARNESS_CHECK(false); });
+  BOOST_TEST(text.find("operation trace") == std::string::npos, text);
+}
+
+BOOST_AUTO_TEST_CASE(every_prevector_op_has_a_name) {
+  for (uint8_t id = 0; id < harness::kPrevectorOpCount; ++id) {
+    BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(id))) != "Unknown", "op id " << int{id});
+  }
+  harness::PrevectorStep s;
+  s.op = harness::PrevectorOp::kInsertSelfRange;
+  s.pos = 1;
+  s.index = 2;
+  s.count = 3;
+  BOOST_TEST(s.ToString() == "InsertSelfRange(side=0, pos=1, index=2, count=3)");
+}
+
+BOOST_AUTO_TEST_CASE(rng_is_reproducible) {
+  harness::Rng a(42), b(42), c(43);
+  const uint64_t first = a.Next();
+  BOOST_TEST(first == b.Next());
+  BOOST_TEST(first != c.Next());
+  // SplitMix64's published first output for seed 0 (Vigna's reference implementation).
+  BOOST_TEST(harness::Rng(0).Next() == 0xe220a8397b1dcdafULL);
+  for (int i = 0; i < 1000; ++i) BOOST_TEST_REQUIRE(a.Range(5, 9) >= 5u);
+}
+
+BOOST_AUTO_TEST_CASE(seed_from_environment) {
+  const char* outer = std::getenv("SEED");
+  const std::string saved = outer ? outer : "";
+  ::unsetenv("SEED");
+  BOOST_TEST(harness::TestSeed(7) == 7u);
+  ::setenv("SEED", "0x10", 1);
+  BOOST_TEST(harness::TestSeed(7) == 16u);
+  ::setenv("SEED", "12abc", 1);
+  BOOST_CHECK_THROW(harness::TestSeed(7), std::invalid_argument);
+  if (outer) {
+    ::setenv("SEED", saved.c_str(), 1);
+  } else {
+    ::unsetenv("SEED");
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
