@@ -48,7 +48,9 @@ class ScopedTrace {
 template <typename Op>
 class OpLog : public TraceSource {
  public:
-  OpLog() : scope_(*this) {}
+  // Room for a typical fuzz input's steps up front: growing the log step by step was a measurable share
+  // of a stateless target's time under ASan.
+  OpLog() : scope_(*this) { ops_.reserve(16); }
   void Add(const Op& op) { ops_.push_back(op); }
   size_t size() const { return ops_.size(); }
   void Render(std::ostream& out) const override {
