@@ -1,0 +1,93 @@
+// CoinsViewCache: a cache of coins over a parent view, with an intrusive list of its DIRTY entries so that
+// a non-wiping Sync costs time proportional to the number of DIRTY entries, not the cache size.
+// Semantics: ../shared/SPEC.md §1.
+//
+// Errors: misuse (overwriting an unspent coin without possible_overwrite, a FRESH entry arriving over an
+// unspent parent coin, adding a spent coin) throws std::logic_error before the affected entry or the
+// accounting changes.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "view.h"
+
+class CoinsViewCache : public CoinsView {
+ public:
+  // Per-entry bookkeeping charged on top of the coin's heap bytes: the hash map node (key, entry, next
+  // pointer, cached hash) rounded up to the 16-byte granularity of glibc's malloc.
+  static constexpr size_t kEntryOverhead = (sizeof(CoinsCachePair) + 2 * sizeof(void*) + 15) / 16 * 16;
+
+  // `parent` must outlive the cache. (A pointer, so that a cache over a cache is not taken for a copy.)
+  explicit CoinsViewCache(CoinsView* parent);
+  CoinsViewCache(const CoinsViewCache&) = delete;
+  CoinsViewCache& operator=(const CoinsViewCache&) = delete;
+  ~CoinsViewCache() override;
+
+  std::optional<Coin> GetCoin(const OutPoint& outpoint) override;
+  std::optional<Coin> PeekCoin(const OutPoint& outpoint) const override;
+  bool HaveCoin(const OutPoint& outpoint) override;
+  // The local best block if one was set or received, else the parent's.
+  Hash256 GetBestBlock() const override;
+  void SetBestBlock(const Hash256& best_block) { best_block_ = best_block; }
+  void BatchWrite(CoinsCursor& cursor, const Hash256& best_block) override;
+
+  // The coin at `outpoint` after fetching; a spent coin when there is none. Valid until the next change.
+  const Coin& AccessCoin(const OutPoint& outpoint);
+  // Local only: an unspent entry in this cache.
+  bool HaveCoinInCache(const OutPoint& outpoint) const;
+  // Adds an unspent coin as DIRTY (and FRESH when !possible_overwrite and the entry was not DIRTY) without
+  // consulting the parent. Unspendable scripts are ignored. Throws if !possible_overwrite and an unspent
+  // entry exists, or if `coin` is spent.
+  void AddCoin(const OutPoint& outpoint, Coin coin, bool possible_overwrite);
+  // False if no coin (spent or unspent) is found. A FRESH entry is erased, any other becomes spent and
+  // DIRTY. `moveout`, if given, receives the coin as it was.
+  bool SpendCoin(const OutPoint& outpoint, Coin* moveout = nullptr);
+  // Erases the entry if it is present and not DIRTY.
+  void Uncache(const OutPoint& outpoint);
+
+  // Writes every DIRTY entry to the parent, then empties this cache (usage returns to 0).
+  void Flush();
+  // Writes every DIRTY entry to the parent; spent entries are erased and unspent ones stay, clean.
+  void Sync();
+
+  size_t GetCacheSize() const { return map_.size(); }
+  size_t DynamicMemoryUsage() const { return usage_; }
+  size_t GetDirtyCount() const { return dirty_count_; }
+
+  // Local entry without fetching, for tests: nullptr if absent.
+  const CacheEntry* FindEntry(const OutPoint& outpoint) const;
+  // The DIRTY entries' outpoints in list order (first-dirtied first).
+  std::vector<OutPoint> DirtyOrder() const;
+  // Throws std::logic_error naming the first violation: an illegal flag state, tracked usage different
+  // from a recomputation, broken links in either direction, or list length / dirty count / number of DIRTY
+  // entries not all equal.
+  void SanityCheck() const;
+
+ protected:
+  // For tests that need an exact state: inserts an absent entry with `coin` and `flags` (DIRTY, and
+  // FRESH only with DIRTY), keeping the accounting and the dirty list.
+  void InsertEntry(const OutPoint& outpoint, Coin coin, uint8_t flags);
+
+ private:
+  friend class CoinsCursor;
+  using Map = std::unordered_map<OutPoint, CacheEntry, OutPointHasher>;
+
+  static size_t EntryUsage(const CacheEntry& e) { return kEntryOverhead + e.coin.DynamicMemoryUsage(); }
+  // Local hit, else the parent's unspent coin inserted clean; end() when neither.
+  Map::iterator FetchCoin(const OutPoint& outpoint);
+  void MarkDirty(CoinsCachePair& pair);
+  void MarkClean(CacheEntry& e);
+  void Erase(Map::iterator it);
+  void WriteToParent(bool wipe);
+
+  CoinsView& parent_;
+  std::optional<Hash256> best_block_;
+  // Declared before map_ so that it outlives the entries, which unlink from it as they are destroyed.
+  CoinsCachePair sentinel_;
+  Map map_;
+  size_t usage_ = 0;
+  size_t dirty_count_ = 0;
+};
