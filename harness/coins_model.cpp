@@ -1,0 +1,195 @@
+#include "coins_model.h"
+
+#include <algorithm>
+
+#include "check.h"
+#include "coins/cache.h"
+
+namespace harness {
+HARNESS_NO_FUZZ_COVERAGE_BEGIN  // model and tester: the cache under test is compiled out of line
+namespace {
+
+constexpr size_t kScriptInline = 36;  // Script is prevector<36, uint8_t>
+
+// A copy-constructed or moved-in script: an exact heap block, or inline.
+size_t HeapOfCopy(const std::optional<Coin>& c) {
+  return c && c->script.size() > kScriptInline ? c->script.size() : 0;
+}
+
+// A script copy-assigned over one that owns `heap` bytes: the block is reused unless too small.
+size_t HeapAfterAssign(size_t heap, const std::optional<Coin>& c) {
+  const size_t n = c ? c->script.size() : 0;
+  return n > std::max(heap, kScriptInline) ? n : heap;
+}
+
+}  // namespace
+
+std::optional<Coin> CheckedBaseView::PeekCoin(const OutPoint& outpoint) const {
+  const auto it = coins_.find(outpoint);
+  if (it == coins_.end()) return std::nullopt;
+  return it->second;
+}
+
+void CheckedBaseView::BatchWrite(CoinsCursor& cursor, const Hash256& best_block) {
+  last_batch_.clear();
+  ++batches_;
+  for (CoinsCachePair* p = cursor.Begin(); p != cursor.End(); p = cursor.Next(*p)) {
+    const auto& [outpoint, entry] = *p;
+    HARNESS_CHECK(entry.IsDirty(), "the base received a non-DIRTY entry ", outpoint.ToString());
+    HARNESS_CHECK(!(entry.IsFresh() && coins_.count(outpoint)), "the base received a FRESH entry for a coin it has: ",
+                  outpoint.ToString());
+    HARNESS_CHECK(!(entry.IsFresh() && entry.coin.IsSpent()), "the base received a spent FRESH entry ",
+                  outpoint.ToString());
+    last_batch_.push_back(outpoint);
+    if (entry.coin.IsSpent()) {
+      coins_.erase(outpoint);
+    } else {
+      coins_.insert_or_assign(outpoint, entry.coin);
+    }
+  }
+  best_ = best_block;
+}
+
+std::optional<Coin> CoinsStackModel::Peek(int level, Key k) const {
+  for (int l = level; l >= 0; --l) {
+    if (const auto& e = levels_[l].entries[k]) return e->coin;
+  }
+  return base_[k];
+}
+
+const ModelEntry* CoinsStackModel::Find(int level, Key k) const {
+  const auto& e = levels_[level].entries[k];
+  return e ? &*e : nullptr;
+}
+
+std::optional<Coin> CoinsStackModel::Get(int level, Key k) {
+  if (level < 0) return base_[k];
+  const ModelEntry* e = Fetch(level, k);
+  if (e == nullptr) return std::nullopt;
+  return e->coin;
+}
+
+ModelEntry& CoinsStackModel::Insert(Level& l, Key k, ModelEntry e) {
+  if (!l.entries[k]) ++l.size;
+  return l.entries[k].emplace(std::move(e));
+}
+
+const ModelEntry* CoinsStackModel::Fetch(int level, Key k) {
+  if (const auto& e = levels_[level].entries[k]) return &*e;
+  std::optional<Coin> below = Get(level - 1, k);
+  if (!below) return nullptr;
+  const size_t heap = HeapOfCopy(below);
+  return &Insert(levels_[level], k, ModelEntry{std::move(below), false, false, heap});
+}
+
+bool CoinsStackModel::AddThrows(int level, Key k, const Coin& coin, bool possible_overwrite) const {
+  if (IsUnspendable(coin.script)) return false;  // ignored before anything else is looked at
+  const ModelEntry* e = Find(level, k);
+  return !possible_overwrite && e != nullptr && e->coin.has_value();
+}
+
+void CoinsStackModel::MarkDirty(Level& l, Key k, ModelEntry& e) {
+  if (!e.dirty) l.dirty_order.push_back(k);
+  e.dirty = true;
+}
+
+void CoinsStackModel::Erase(Level& l, Key k) {
+  l.dirty_order.erase(std::remove(l.dirty_order.begin(), l.dirty_order.end(), k), l.dirty_order.end());
+  if (l.entries[k]) --l.size;
+  l.entries[k].reset();
+}
+
+void CoinsStackModel::Add(int level, Key k, const Coin& coin, bool possible_overwrite) {
+  if (IsUnspendable(coin.script)) return;
+  Level& l = levels_[level];
+  const bool fresh = !possible_overwrite && (!l.entries[k] || !l.entries[k]->dirty);
+  ModelEntry& e = l.entries[k] ? *l.entries[k] : Insert(l, k, ModelEntry{});
+  e.coin = coin;
+  e.heap = HeapOfCopy(e.coin);  // AddCoin moves a fresh copy in
+  MarkDirty(l, k, e);
+  if (fresh) e.fresh = true;
+}
+
+bool CoinsStackModel::Spend(int level, Key k) {
+  if (Fetch(level, k) == nullptr) return false;
+  Level& l = levels_[level];
+  ModelEntry& e = *l.entries[k];
+  if (e.fresh) {
+    Erase(l, k);
+  } else {
+    e.coin.reset();
+    e.heap = 0;
+    MarkDirty(l, k, e);
+  }
+  return true;
+}
+
+void CoinsStackModel::Uncache(int level, Key k) {
+  const ModelEntry* e = Find(level, k);
+  if (e != nullptr && !e->dirty) Erase(levels_[level], k);
+}
+
+std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wipe) {
+  Level& child = levels_[level];
+  const std::vector<Key> order = child.dirty_order;
+  const Hash256 best = BestBlock(level);
+  for (const Key k : order) {
+    const ModelEntry& ce = *child.entries[k];
+    if (level == 0) {
+      base_[k] = ce.coin;
+      continue;
+    }
+    Level& parent = levels_[level - 1];
+    if (!parent.entries[k]) {
+      if (ce.fresh && !ce.coin) continue;
+      ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh, HeapOfCopy(ce.coin)});
+      MarkDirty(parent, k, pe);
+      continue;
+    }
+    ModelEntry& pe = *parent.entries[k];
+    HARNESS_CHECK(!(ce.fresh && pe.coin), "model: FRESH misapplied at key ", int{k},
+                  " (the tester must not issue such an AddCoin)");
+    if (pe.fresh && !ce.coin) {
+      Erase(parent, k);
+      continue;
+    }
+    pe.heap = HeapAfterAssign(pe.heap, ce.coin);
+    pe.coin = ce.coin;
+    MarkDirty(parent, k, pe);
+  }
+  if (level == 0) {
+    base_best_ = best;
+  } else {
+    levels_[level - 1].best = best;
+  }
+  for (Key k = 0; k < kKeys; ++k) {
+    auto& e = child.entries[k];
+    if (!e) continue;
+    if (wipe || !e->coin) {
+      e.reset();
+      --child.size;
+    } else {
+      e->dirty = e->fresh = false;
+    }
+  }
+  child.dirty_order.clear();
+  return order;
+}
+
+size_t CoinsStackModel::Usage(int level) const {
+  size_t usage = 0;
+  for (const auto& e : levels_[level].entries) {
+    if (e) usage += CoinsViewCache::kEntryOverhead + e->heap;
+  }
+  return usage;
+}
+
+Hash256 CoinsStackModel::BestBlock(int level) const {
+  for (int l = level; l >= 0; --l) {
+    if (levels_[l].best) return *levels_[l].best;
+  }
+  return base_best_;
+}
+
+HARNESS_NO_FUZZ_COVERAGE_END
+}  // namespace harness

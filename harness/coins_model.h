@@ -1,0 +1,104 @@
+// The reference for the coins cache: a stack of levels, each a map outpoint → {absent | spent | unspent
+// coin} with the DIRTY/FRESH bits SPEC §1 defines, written as plainly as possible — no linked list, no
+// incremental usage — plus the order in which entries first became DIRTY. Outpoints are keys into the
+// tester's table (0..kKeys-1), so a level is a flat array rather than a tree of 32-byte txids. Lookups fall
+// through the levels to the base; flush copies DIRTY entries down and empties the level; sync does the
+// same and keeps the unspent entries, clean.
+//
+// CheckedBaseView is the real CoinsView at the bottom of the subject's stack: a map of unspent coins that
+// checks every batch it receives (only DIRTY entries, never a FRESH one for a coin it has) and records the
+// order in which the entries arrived.
+#pragma once
+
+#include <array>
+#include <map>
+#include <unordered_map>
+#include <optional>
+#include <vector>
+
+#include "coins/view.h"
+
+namespace harness {
+
+class CheckedBaseView : public CoinsView {
+ public:
+  explicit CheckedBaseView(const Hash256& best_block) : best_(best_block) {}
+  std::optional<Coin> GetCoin(const OutPoint& outpoint) override { return PeekCoin(outpoint); }
+  std::optional<Coin> PeekCoin(const OutPoint& outpoint) const override;
+  Hash256 GetBestBlock() const override { return best_; }
+  void BatchWrite(CoinsCursor& cursor, const Hash256& best_block) override;
+
+  const std::unordered_map<OutPoint, Coin, OutPointHasher>& coins() const { return coins_; }
+  // Outpoints of the last batch, in the order the cursor yielded them.
+  const std::vector<OutPoint>& last_batch() const { return last_batch_; }
+  size_t batches() const { return batches_; }
+
+ private:
+  std::unordered_map<OutPoint, Coin, OutPointHasher> coins_;
+  Hash256 best_;
+  std::vector<OutPoint> last_batch_;
+  size_t batches_ = 0;
+};
+
+struct ModelEntry {
+  std::optional<Coin> coin;  // nullopt: spent
+  bool dirty = false;
+  bool fresh = false;
+  // Heap bytes of the subject's script for this entry, predicted from how the cache stores coins (see
+  // CoinsStackModel::Usage): 0 while the script is inline.
+  size_t heap = 0;
+};
+
+class CoinsStackModel {
+ public:
+  using Key = uint8_t;  // an outpoint's index in the tester's table
+  static constexpr size_t kKeys = 64;
+
+  explicit CoinsStackModel(const Hash256& base_best) : base_best_(base_best) {}
+
+  int levels() const { return static_cast<int>(levels_.size()); }
+  void Push() { levels_.emplace_back(); }
+  void Pop() { levels_.pop_back(); }
+
+  // Reads at `level` (0 = lowest cache; -1 = the base) without caching anything.
+  std::optional<Coin> Peek(int level, Key k) const;
+  // The entry at `level` after a fetch: a hit, or the parent's unspent coin inserted clean; else nullptr.
+  const ModelEntry* Fetch(int level, Key k);
+  std::optional<Coin> Get(int level, Key k);
+  // Whether AddCoin must throw: a spendable coin over an unspent entry without possible_overwrite.
+  bool AddThrows(int level, Key k, const Coin& coin, bool possible_overwrite) const;
+  void Add(int level, Key k, const Coin& coin, bool possible_overwrite);
+  bool Spend(int level, Key k);
+  void Uncache(int level, Key k);
+  // Flush (wipe) or sync `level` into the one below. Returns the DIRTY keys in the order written.
+  std::vector<Key> WriteDown(int level, bool wipe);
+  void SetBestBlock(int level, const Hash256& h) { levels_[level].best = h; }
+  Hash256 BestBlock(int level) const;
+
+  const ModelEntry* Find(int level, Key k) const;
+  size_t Size(int level) const { return levels_[level].size; }
+  // The cache's memory usage as SPEC §1 defines it: per entry, the map node overhead plus the script's heap
+  // bytes. A script copied into an entry gets an exact heap block (none up to the 36-byte inline size);
+  // copy-assigning over an entry reuses its block when large enough (prevector's assign); a spent coin
+  // owns none.
+  size_t Usage(int level) const;
+  const std::vector<Key>& DirtyOrder(int level) const { return levels_[level].dirty_order; }
+  const std::optional<Coin>& base(Key k) const { return base_[k]; }
+
+ private:
+  struct Level {
+    std::array<std::optional<ModelEntry>, kKeys> entries;
+    size_t size = 0;
+    std::vector<Key> dirty_order;
+    std::optional<Hash256> best;
+  };
+  ModelEntry& Insert(Level& l, Key k, ModelEntry e);
+  void MarkDirty(Level& l, Key k, ModelEntry& e);
+  void Erase(Level& l, Key k);
+
+  std::vector<Level> levels_;
+  std::array<std::optional<Coin>, kKeys> base_;
+  Hash256 base_best_;
+};
+
+}  // namespace harness

@@ -1,0 +1,342 @@
+#include "coins_tester.h"
+
+#include <stdexcept>
+
+#include "rng.h"
+
+namespace harness {
+HARNESS_NO_FUZZ_COVERAGE_BEGIN  // model and tester: the cache under test is compiled out of line
+namespace {
+
+std::string Render(const std::optional<Coin>& c) { return c ? c->ToString() : "none"; }
+
+std::string Render(const std::vector<OutPoint>& v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? " " : "") + v[i].ToString();
+  return out + "]";
+}
+
+std::vector<OutPoint> Outpoints(const std::vector<CoinsStackModel::Key>& keys) {
+  std::vector<OutPoint> out;
+  for (const auto k : keys) out.push_back(OutpointTable()[k]);
+  return out;
+}
+
+std::string Flags(bool dirty, bool fresh) { return std::string(dirty ? "DIRTY" : "clean") + (fresh ? "+FRESH" : ""); }
+
+}  // namespace
+
+const char* ToString(CoinsOp op) {
+  switch (op) {
+    case CoinsOp::kGet: return "Get";
+    case CoinsOp::kHave: return "Have";
+    case CoinsOp::kHaveInCache: return "HaveInCache";
+    case CoinsOp::kAccess: return "Access";
+    case CoinsOp::kAdd: return "Add";
+    case CoinsOp::kAddOverwrite: return "AddOverwrite";
+    case CoinsOp::kSpend: return "Spend";
+    case CoinsOp::kSpendMoveOut: return "SpendMoveOut";
+    case CoinsOp::kUncache: return "Uncache";
+    case CoinsOp::kPush: return "Push";
+    case CoinsOp::kPop: return "Pop";
+    case CoinsOp::kFlush: return "Flush";
+    case CoinsOp::kSync: return "Sync";
+    case CoinsOp::kUsage: return "Usage";
+    case CoinsOp::kSetBestBlock: return "SetBestBlock";
+    case CoinsOp::kPeek: return "Peek";
+  }
+  return "Unknown";
+}
+
+std::string CoinsStep::ToString() const {
+  std::string out = std::string(harness::ToString(op)) + "(level=" + std::to_string(level);
+  switch (op) {
+    case CoinsOp::kAdd:
+    case CoinsOp::kAddOverwrite:
+      out += ", coin=" + std::to_string(coin) + " " + CoinTable()[coin % kTableSize].ToString();
+      [[fallthrough]];
+    case CoinsOp::kGet:
+    case CoinsOp::kHave:
+    case CoinsOp::kHaveInCache:
+    case CoinsOp::kAccess:
+    case CoinsOp::kSpend:
+    case CoinsOp::kSpendMoveOut:
+    case CoinsOp::kUncache:
+    case CoinsOp::kPeek:
+      out += ", outpoint=" + std::to_string(outpoint) + " " + OutpointTable()[outpoint % kTableSize].ToString();
+      break;
+    case CoinsOp::kSetBestBlock:
+      out += ", block=" + std::to_string(block);
+      break;
+    default:
+      break;
+  }
+  return out + ")";
+}
+
+const std::vector<OutPoint>& OutpointTable() {
+  static const std::vector<OutPoint> table = [] {
+    std::vector<OutPoint> t;
+    for (uint64_t tx = 0; tx < kTableSize / 4; ++tx) {
+      Rng rng(tx + 1);
+      Hash256 txid;
+      for (auto& b : txid.bytes) b = static_cast<uint8_t>(rng.Next());
+      for (const uint32_t n : {0u, 1u, 2u, 7u}) t.push_back(OutPoint{txid, n});
+    }
+    return t;
+  }();
+  return table;
+}
+
+const std::vector<Coin>& CoinTable() {
+  static const std::vector<Coin> table = [] {
+    // Both sides of the 36-byte inline size, plus unspendable scripts that caches must ignore.
+    constexpr uint32_t kLengths[] = {22, 25, 34, 35, 36, 37, 80, 0};
+    std::vector<Coin> t;
+    for (uint32_t i = 0; i < kTableSize; ++i) {
+      const uint32_t len = i == 62 ? 10001 : kLengths[i % 8];
+      Script script(len, static_cast<uint8_t>(0x51 + i % 8));
+      if (i == 63) script = Script(1, kOpReturn);
+      t.emplace_back(1000 * int64_t{i} + 1, std::move(script), i * 3, i % 3 == 0);
+    }
+    return t;
+  }();
+  return table;
+}
+
+Hash256 BlockHash(uint8_t id) {
+  Hash256 h;
+  h.bytes[0] = 0xb0;
+  h.bytes[1] = id;
+  return h;
+}
+
+CoinsTester::CoinsTester() : base_(BlockHash(255)), model_(BlockHash(255)) {
+  caches_.push_back(std::make_unique<CoinsViewCache>(&base_));
+  model_.Push();
+}
+
+CoinsTester::~CoinsTester() {
+  while (!caches_.empty()) caches_.pop_back();  // top first: a cache must not outlive its parent
+}
+
+bool CoinsTester::Apply(CoinsStep step) {
+  const int t = levels() - 1;
+  step.level = static_cast<uint8_t>(t);
+  // Sizes before the step: a lower level changes only by a fetch inserting into it, which grows it.
+  size_t sizes_before[kMaxLevels];
+  for (int l = 0; l < levels(); ++l) sizes_before[l] = caches_[l]->GetCacheSize();
+  step.outpoint %= kTableSize;
+  step.coin %= kTableSize;
+  const CoinsStackModel::Key k = step.outpoint;
+  const OutPoint& o = OutpointTable()[k];
+  const Coin& coin = CoinTable()[step.coin];
+  CoinsViewCache& cache = top();
+
+  switch (step.op) {
+    case CoinsOp::kGet: {
+      log_.Add(step);
+      const auto got = cache.GetCoin(o);
+      const auto want = model_.Get(t, k);
+      HARNESS_CHECK(got == want, "GetCoin: subject ", Render(got), ", model ", Render(want));
+      break;
+    }
+    case CoinsOp::kHave: {
+      log_.Add(step);
+      const bool got = cache.HaveCoin(o);
+      const ModelEntry* e = model_.Fetch(t, k);
+      HARNESS_CHECK_EQ(got, e != nullptr && e->coin.has_value(), "HaveCoin");
+      break;
+    }
+    case CoinsOp::kHaveInCache: {
+      log_.Add(step);
+      const ModelEntry* e = model_.Find(t, k);
+      HARNESS_CHECK_EQ(cache.HaveCoinInCache(o), e != nullptr && e->coin.has_value(), "HaveCoinInCache");
+      break;
+    }
+    case CoinsOp::kAccess: {
+      log_.Add(step);
+      const Coin got = cache.AccessCoin(o);
+      const ModelEntry* e = model_.Fetch(t, k);
+      const Coin want = e != nullptr && e->coin ? *e->coin : Coin{};
+      HARNESS_CHECK(got == want, "AccessCoin: subject ", got.ToString(), ", model ", want.ToString());
+      break;
+    }
+    case CoinsOp::kAdd:
+    case CoinsOp::kAddOverwrite: {
+      const bool overwrite = step.op == CoinsOp::kAddOverwrite;
+      const ModelEntry* here = model_.Find(t, k);
+      // Misuse: the caller asserts no unspent coin exists, but one is visible below the top level.
+      if (!overwrite && model_.Peek(t, k) && !(here != nullptr && here->coin)) return false;
+      log_.Add(step);
+      const bool throws = model_.AddThrows(t, k, coin, overwrite);
+      bool threw = false;
+      try {
+        cache.AddCoin(o, coin, overwrite);
+      } catch (const std::logic_error&) {
+        threw = true;
+      }
+      HARNESS_CHECK_EQ(threw, throws, "AddCoin throws exactly when overwriting an unspent coin without possible_overwrite");
+      if (!throws) model_.Add(t, k, coin, overwrite);
+      break;
+    }
+    case CoinsOp::kSpend:
+    case CoinsOp::kSpendMoveOut: {
+      log_.Add(step);
+      const ModelEntry* e = model_.Fetch(t, k);
+      const Coin before = e != nullptr && e->coin ? *e->coin : Coin{};
+      Coin moved;
+      const bool got = cache.SpendCoin(o, step.op == CoinsOp::kSpendMoveOut ? &moved : nullptr);
+      const bool want = model_.Spend(t, k);
+      HARNESS_CHECK_EQ(got, want, "SpendCoin's return value");
+      if (step.op == CoinsOp::kSpendMoveOut && want) {
+        HARNESS_CHECK(moved == before, "moved-out coin: subject ", moved.ToString(), ", model ", before.ToString());
+      }
+      break;
+    }
+    case CoinsOp::kUncache:
+      log_.Add(step);
+      cache.Uncache(o);
+      model_.Uncache(t, k);
+      break;
+    case CoinsOp::kPush:
+      if (levels() == kMaxLevels) return false;
+      log_.Add(step);
+      caches_.push_back(std::make_unique<CoinsViewCache>(&cache));
+      model_.Push();
+      break;
+    case CoinsOp::kPop:
+      if (levels() == 1) return false;
+      log_.Add(step);
+      caches_.pop_back();
+      model_.Pop();
+      break;
+    case CoinsOp::kFlush:
+    case CoinsOp::kSync:
+      log_.Add(step);
+      ApplyWrite(step.op == CoinsOp::kFlush);
+      break;
+    case CoinsOp::kUsage:  // every level's usage, size and dirty count, checked below
+      log_.Add(step);
+      break;
+    case CoinsOp::kSetBestBlock:
+      log_.Add(step);
+      cache.SetBestBlock(BlockHash(step.block));
+      model_.SetBestBlock(t, BlockHash(step.block));
+      HARNESS_CHECK(cache.GetBestBlock() == BlockHash(step.block), "GetBestBlock after SetBestBlock");
+      break;
+    case CoinsOp::kPeek: {
+      log_.Add(step);
+      const auto got = cache.PeekCoin(o);
+      const auto want = model_.Peek(t, k);
+      HARNESS_CHECK(got == want, "PeekCoin: subject ", Render(got), ", model ", Render(want));
+      break;
+    }
+    default:
+      return false;
+  }
+  const bool wrote = step.op == CoinsOp::kFlush || step.op == CoinsOp::kSync;
+  const bool dirtied = wrote || step.op == CoinsOp::kAdd || step.op == CoinsOp::kAddOverwrite ||
+                       step.op == CoinsOp::kSpend || step.op == CoinsOp::kSpendMoveOut;
+  for (int l = 0; l < levels(); ++l) {
+    const bool changed = step.op == CoinsOp::kUsage || l == levels() - 1 || (wrote && l == levels() - 2) ||
+                         (l < t && caches_[l]->GetCacheSize() != sizes_before[l]);
+    CheckLevel(l, k, changed);
+  }
+  if (dirtied) CheckDirtyOrder(levels() - 1);
+  return true;
+}
+
+void CoinsTester::ApplyWrite(bool wipe) {
+  const int t = levels() - 1;
+  const size_t batches = base_.batches();
+  try {
+    if (wipe) {
+      top().Flush();
+    } else {
+      top().Sync();
+    }
+  } catch (const std::logic_error& e) {
+    HARNESS_CHECK(false, wipe ? "Flush" : "Sync", " threw: ", e.what());
+  }
+  const std::vector<OutPoint> order = Outpoints(model_.WriteDown(t, wipe));
+  if (t == 0) {
+    HARNESS_CHECK_EQ(base_.batches(), batches + 1, "one batch reaches the base per flush or sync");
+    HARNESS_CHECK(base_.last_batch() == order, "the base received ", Render(base_.last_batch()),
+                  " but the entries first became DIRTY in the order ", Render(order));
+    HARNESS_CHECK(base_.GetBestBlock() == model_.BestBlock(-1), "base best block");
+  } else {
+    CheckDirtyOrder(t - 1);
+  }
+  const CoinsViewCache& c = top();
+  if (wipe) {
+    HARNESS_CHECK(c.GetCacheSize() == 0 && c.DynamicMemoryUsage() == 0, "a flushed cache is empty with usage 0");
+  } else {
+    HARNESS_CHECK(c.GetDirtyCount() == 0 && c.DirtyOrder().empty(), "the dirty list is empty after Sync");
+    // Unspent coins stay resident and clean; spent ones are gone.
+    for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) CheckEntry(t, k);
+  }
+}
+
+void CoinsTester::CheckEntry(int level, CoinsStackModel::Key k) const {
+  const OutPoint& o = OutpointTable()[k];
+  const CacheEntry* got = caches_[level]->FindEntry(o);
+  const ModelEntry* want = model_.Find(level, k);
+  HARNESS_CHECK((got != nullptr) == (want != nullptr), "entry ", o.ToString(), " at level ", level, ": subject ",
+                got ? "present" : "absent", ", model ", want ? "present" : "absent");
+  if (got == nullptr) return;
+  const std::optional<Coin> got_coin = got->coin.IsSpent() ? std::nullopt : std::optional<Coin>(got->coin);
+  HARNESS_CHECK(got_coin == want->coin, "coin ", o.ToString(), " at level ", level, ": subject ", Render(got_coin),
+                ", model ", Render(want->coin));
+  HARNESS_CHECK(got->IsDirty() == want->dirty && got->IsFresh() == want->fresh, "flags of ", o.ToString(),
+                " at level ", level, ": subject ", Flags(got->IsDirty(), got->IsFresh()), ", model ",
+                Flags(want->dirty, want->fresh));
+}
+
+void CoinsTester::CheckDirtyOrder(int level) const {
+  const std::vector<OutPoint> got = caches_[level]->DirtyOrder();
+  const std::vector<CoinsStackModel::Key>& want = model_.DirtyOrder(level);
+  bool same = got.size() == want.size();
+  for (size_t i = 0; same && i < got.size(); ++i) same = got[i] == OutpointTable()[want[i]];
+  HARNESS_CHECK(same, "dirty list at level ", level, ": subject ", Render(got), ", first-dirtied order ",
+                Render(Outpoints(want)));
+}
+
+void CoinsTester::CheckLevel(int level, CoinsStackModel::Key touched, bool sanity) const {
+  const CoinsViewCache& c = *caches_[level];
+  if (sanity) {
+    try {
+      c.SanityCheck();
+    } catch (const std::logic_error& e) {
+      HARNESS_CHECK(false, "level ", level, ": ", e.what());
+    }
+  }
+  CheckEntry(level, touched);
+  if (sanity) HARNESS_CHECK_EQ(c.DynamicMemoryUsage(), model_.Usage(level), "memory usage at level ", level);
+  HARNESS_CHECK_EQ(c.GetCacheSize(), model_.Size(level), "cache size at level ", level);
+  HARNESS_CHECK_EQ(c.GetDirtyCount(), model_.DirtyOrder(level).size(), "dirty count at level ", level);
+}
+
+void CoinsTester::CheckAll() {
+  for (int l = 0; l < levels(); ++l) {
+    CheckLevel(l, 0, /*sanity=*/true);
+    for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) CheckEntry(l, k);
+    CheckDirtyOrder(l);
+    HARNESS_CHECK(caches_[l]->GetBestBlock() == model_.BestBlock(l), "best block at level ", l);
+  }
+  size_t base_coins = 0;
+  for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) {
+    const OutPoint& o = OutpointTable()[k];
+    const auto in_base = base_.PeekCoin(o);
+    base_coins += in_base.has_value();
+    HARNESS_CHECK(in_base == model_.base(k), "base coin ", o.ToString(), ": subject ", Render(in_base), ", model ",
+                  Render(model_.base(k)));
+    const auto got = top().PeekCoin(o);
+    const auto want = model_.Peek(levels() - 1, k);
+    HARNESS_CHECK(got == want, "PeekCoin ", o.ToString(), ": subject ", Render(got), ", model ", Render(want));
+  }
+  HARNESS_CHECK_EQ(base_.coins().size(), base_coins, "the base holds only table outpoints");
+}
+
+HARNESS_NO_FUZZ_COVERAGE_END
+}  // namespace harness

@@ -1,0 +1,97 @@
+// CoinsTester: up to four CoinsViewCache levels over a CheckedBaseView, driven in lockstep with
+// CoinsStackModel. Operations act on the top cache.
+//
+// Checked after every operation: the operation's result (lookups, spend's return value and moved-out
+// coin, add's exception); SanityCheck() and memory usage (against CoinsStackModel::Usage) of every level
+// the operation could have changed (the top, the parent after a flush or sync, any lower level a fetch
+// inserted into — the only way an operation on the top reaches them — and every level after a Usage
+// query); the touched outpoint's entry (coin and flags) at every level; each level's size and dirty count;
+// the top's dirty-list order after adds, spends and writes. After a flush or sync: the order the parent (or
+// the base) received entries equals the first-dirtied order; after a sync the level holds only clean
+// unspent entries. CheckAll() is the final sweep: every outpoint at every level, dirty-list orders, best
+// blocks, the base's coins, and peeks through the whole stack.
+// Not modelled: AddCoin without possible_overwrite over a coin visible only below the top level (caller
+// misuse that makes BatchWrite throw; the tester skips it, the unit tests cover the exception).
+//
+// Tables: 64 outpoints (16 txids × 4 indexes) and 64 coins whose scripts are 22, 25, 34, 35, 36, 37, 80
+// bytes or empty, plus OP_RETURN and over-10,000-byte (unspendable) ones, so that entries collide often
+// and usage accounting sees both inline and heap scripts.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "coins/cache.h"
+#include "coins_model.h"
+
+namespace harness {
+
+enum class CoinsOp : uint8_t {
+  kGet = 0,            // GetCoin
+  kHave = 1,           // HaveCoin
+  kHaveInCache = 2,    // HaveCoinInCache
+  kAccess = 3,         // AccessCoin
+  kAdd = 4,            // AddCoin(possible_overwrite = false)
+  kAddOverwrite = 5,   // AddCoin(possible_overwrite = true)
+  kSpend = 6,          // SpendCoin
+  kSpendMoveOut = 7,   // SpendCoin with a moveout coin
+  kUncache = 8,        // Uncache
+  kPush = 9,           // a new cache on top
+  kPop = 10,           // destroy the top cache without flushing (its changes are dropped)
+  kFlush = 11,         // Flush the top cache into its parent
+  kSync = 12,          // Sync the top cache into its parent
+  kUsage = 13,         // usage, size and dirty count of every level against the model
+  kSetBestBlock = 14,  // SetBestBlock on the top cache
+  kPeek = 15,          // PeekCoin
+};
+inline constexpr uint8_t kCoinsOpCount = 16;
+const char* ToString(CoinsOp op);
+
+struct CoinsStep {
+  CoinsOp op{};
+  uint8_t outpoint = 0;  // index into OutpointTable()
+  uint8_t coin = 0;      // index into CoinTable()
+  uint8_t block = 0;     // best block hash id
+  uint8_t level = 0;     // the top level when applied (filled in by Apply)
+  std::string ToString() const;
+};
+
+inline constexpr size_t kTableSize = CoinsStackModel::kKeys;
+const std::vector<OutPoint>& OutpointTable();
+const std::vector<Coin>& CoinTable();
+Hash256 BlockHash(uint8_t id);
+
+class CoinsTester {
+ public:
+  static constexpr int kMaxLevels = 4;
+
+  CoinsTester();
+  ~CoinsTester();
+  CoinsTester(const CoinsTester&) = delete;
+  CoinsTester& operator=(const CoinsTester&) = delete;
+
+  // Applies one step to subject and model and checks; false (nothing changed) if it does not apply.
+  bool Apply(CoinsStep step);
+  HARNESS_NO_FUZZ_COVERAGE void CheckAll();
+
+  int levels() const { return static_cast<int>(caches_.size()); }
+  CoinsViewCache& top() { return *caches_.back(); }
+  const CheckedBaseView& base() const { return base_; }
+
+ private:
+  // SanityCheck (if `sanity`), the touched entry, size and dirty count of one level.
+  HARNESS_NO_FUZZ_COVERAGE void CheckLevel(int level, CoinsStackModel::Key touched, bool sanity) const;
+  HARNESS_NO_FUZZ_COVERAGE void CheckEntry(int level, CoinsStackModel::Key k) const;
+  HARNESS_NO_FUZZ_COVERAGE void CheckDirtyOrder(int level) const;
+  void ApplyWrite(bool wipe);
+
+  CheckedBaseView base_;
+  CoinsStackModel model_;
+  std::vector<std::unique_ptr<CoinsViewCache>> caches_;
+  OpLog<CoinsStep> log_;
+};
+
+}  // namespace harness
