@@ -1,0 +1,40 @@
+// coins_cache_sim: up to four stacked CoinsViewCache levels over a checked base, against CoinsStackModel
+// (CoinsTester). Each operation is an op code plus small table indexes, so the same outpoints are added,
+// spent, flushed and synced again and again across levels. Ends with a full sweep of every level.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include "coins_tester.h"
+#include "fuzz.h"
+
+namespace {
+
+// Enough to build all four levels and cycle entries through every flag state (every bug class in SPEC §1
+// needs fewer than ten steps); longer inputs only slow the fuzzer down, as each step checks every level.
+constexpr int kMaxSteps = 64;
+
+// Decoding is mechanics: uninstrumented, like the tester, so features come from the cache alone.
+HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStep (&steps)[kMaxSteps]) {
+  int n = 0;
+  for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n) {
+    harness::CoinsStep& step = steps[n];
+    step.op = static_cast<harness::CoinsOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kCoinsOpCount - 1));
+    step.outpoint = fdp.ConsumeIntegral<uint8_t>();
+    if (step.op == harness::CoinsOp::kAdd || step.op == harness::CoinsOp::kAddOverwrite) {
+      step.coin = fdp.ConsumeIntegral<uint8_t>();
+    } else if (step.op == harness::CoinsOp::kSetBestBlock) {
+      step.block = fdp.ConsumeIntegral<uint8_t>();
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+FUZZ_TARGET(coins_cache_sim) {
+  FuzzedDataProvider fdp(buffer.data(), buffer.size());
+  harness::CoinsStep steps[kMaxSteps];
+  const int n = Decode(fdp, steps);
+  harness::CoinsTester tester;
+  for (int i = 0; i < n; ++i) tester.Apply(steps[i]);
+  tester.CheckAll();
+}

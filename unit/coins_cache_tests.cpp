@@ -1,0 +1,457 @@
+// Coins cache: the truth tables of SPEC §1 for access, spend, add and batch write over parent × child
+// states, written out row by row from the spec; dirty-list behaviour; flush against sync; exceptions that
+// must leave accounting untouched; and a random simulation against CoinsStackModel with a printed,
+// settable seed.
+#include <boost/test/unit_test.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "coins/cache.h"
+#include "coins_model.h"
+#include "coins_tester.h"
+#include "rng.h"
+
+namespace {
+
+// Exposes the state-injection hook so that every flag combination can be set up directly.
+class TestCache : public CoinsViewCache {
+ public:
+  using CoinsViewCache::CoinsViewCache;
+  using CoinsViewCache::InsertEntry;
+};
+
+enum State { kAbsent, kSpent, kClean, kDirty, kFresh };  // spent is always DIRTY; kFresh is DIRTY+FRESH
+const char* Name(State s) {
+  static const char* const kNames[] = {"absent", "spent", "unspent clean", "unspent DIRTY", "unspent DIRTY+FRESH"};
+  return kNames[s];
+}
+
+const OutPoint kOutpoint = harness::OutpointTable()[5];
+// Distinct values for the parent (A), the child (B) and a newly added coin (N); B's script lives on the heap.
+const Coin kA(100, Script(25, 0x76), 10, false);
+const Coin kB(200, Script(80, 0x51), 20, true);
+const Coin kN(300, Script(34, 0x00), 30, false);
+
+// What a test reads back from a cache: the entry's coin (nullopt = spent) and flags, or absent.
+struct Observed {
+  bool present = false;
+  std::optional<Coin> coin;
+  uint8_t flags = 0;
+  bool operator==(const Observed& o) const {
+    return present == o.present && (!present || (coin == o.coin && flags == o.flags));
+  }
+};
+std::ostream& operator<<(std::ostream& out, const Observed& o) {
+  if (!o.present) return out << "absent";
+  out << (o.coin ? o.coin->ToString() : "spent");
+  return out << ((o.flags & CacheEntry::kDirty) ? " DIRTY" : " clean") << ((o.flags & CacheEntry::kFresh) ? "+FRESH" : "");
+}
+
+Observed Expect(State s, const Coin& value) {
+  switch (s) {
+    case kAbsent: return {};
+    case kSpent: return {true, std::nullopt, CacheEntry::kDirty};
+    case kClean: return {true, value, 0};
+    case kDirty: return {true, value, CacheEntry::kDirty};
+    case kFresh: return {true, value, CacheEntry::kDirty | CacheEntry::kFresh};
+  }
+  return {};
+}
+
+Observed Read(const CoinsViewCache& c) {
+  const CacheEntry* e = c.FindEntry(kOutpoint);
+  if (e == nullptr) return {};
+  return {true, e->coin.IsSpent() ? std::nullopt : std::optional<Coin>(e->coin), e->flags()};
+}
+
+void Set(TestCache& c, State s, const Coin& value) {
+  if (s == kAbsent) return;
+  const Observed want = Expect(s, value);
+  c.InsertEntry(kOutpoint, want.coin ? *want.coin : Coin{}, want.flags);
+}
+
+// base ← parent ← child, with the outpoint in the given states.
+struct Stack {
+  harness::CheckedBaseView base{harness::BlockHash(1)};
+  TestCache parent{&base};
+  TestCache child{&parent};
+  Stack(State p, State c) {
+    Set(parent, p, kA);
+    Set(child, c, kB);
+  }
+  void Sane() const {
+    BOOST_CHECK_NO_THROW(parent.SanityCheck());
+    BOOST_CHECK_NO_THROW(child.SanityCheck());
+  }
+};
+
+const State kAllStates[] = {kAbsent, kSpent, kClean, kDirty, kFresh};
+// For access, spend and add only whether the parent has an unspent coin matters; the three unspent
+// parent states are all run for each row marked kClean below.
+const State kUnspentParents[] = {kClean, kDirty, kFresh};
+
+template <typename Row, typename Fn>
+void ForEachParent(const Row& row, Fn fn) {
+  if (row.parent == kClean) {
+    for (const State p : kUnspentParents) fn(p);
+  } else {
+    fn(row.parent);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(coins_cache_tests)
+
+BOOST_AUTO_TEST_CASE(access_truth_table) {
+  struct Row {
+    State parent, child;
+    std::optional<Coin> result;
+    State child_after;
+    const Coin& after_value;
+  };
+  const Row rows[] = {
+      {kAbsent, kAbsent, std::nullopt, kAbsent, kB}, {kSpent, kAbsent, std::nullopt, kAbsent, kB},
+      {kClean, kAbsent, kA, kClean, kA},  // fetched from the parent, inserted clean
+      {kAbsent, kSpent, std::nullopt, kSpent, kB},   {kSpent, kSpent, std::nullopt, kSpent, kB},
+      {kClean, kSpent, std::nullopt, kSpent, kB},    {kAbsent, kClean, kB, kClean, kB},
+      {kSpent, kClean, kB, kClean, kB},              {kClean, kClean, kB, kClean, kB},
+      {kAbsent, kDirty, kB, kDirty, kB},             {kSpent, kDirty, kB, kDirty, kB},
+      {kClean, kDirty, kB, kDirty, kB},              {kAbsent, kFresh, kB, kFresh, kB},
+      {kSpent, kFresh, kB, kFresh, kB},              {kClean, kFresh, kB, kFresh, kB},
+  };
+  for (const Row& row : rows) {
+    ForEachParent(row, [&](State parent) {
+      BOOST_TEST_CONTEXT("parent " << Name(parent) << ", child " << Name(row.child)) {
+        Stack s(parent, row.child);
+        const Coin got = s.child.AccessCoin(kOutpoint);
+        BOOST_TEST((got == (row.result ? *row.result : Coin{})), got.ToString());
+        BOOST_TEST(Read(s.child) == Expect(row.child_after, row.after_value));
+        BOOST_TEST(Read(s.parent) == Expect(parent, kA));  // access never changes the parent's entry
+        s.Sane();
+      }
+    });
+  }
+}
+
+BOOST_AUTO_TEST_CASE(spend_truth_table) {
+  struct Row {
+    State parent, child;
+    bool result;
+    State child_after;
+  };
+  const Row rows[] = {
+      {kAbsent, kAbsent, false, kAbsent}, {kSpent, kAbsent, false, kAbsent},
+      {kClean, kAbsent, true, kSpent},    // fetched clean, then spent: DIRTY, not FRESH
+      {kAbsent, kSpent, true, kSpent},    {kSpent, kSpent, true, kSpent},  {kClean, kSpent, true, kSpent},
+      {kAbsent, kClean, true, kSpent},    {kSpent, kClean, true, kSpent},  {kClean, kClean, true, kSpent},
+      {kAbsent, kDirty, true, kSpent},    {kSpent, kDirty, true, kSpent},  {kClean, kDirty, true, kSpent},
+      {kAbsent, kFresh, true, kAbsent},   {kSpent, kFresh, true, kAbsent}, {kClean, kFresh, true, kAbsent},
+  };
+  for (const Row& row : rows) {
+    ForEachParent(row, [&](State parent) {
+      BOOST_TEST_CONTEXT("parent " << Name(parent) << ", child " << Name(row.child)) {
+        Stack s(parent, row.child);
+        Coin moved;
+        BOOST_TEST(s.child.SpendCoin(kOutpoint, &moved) == row.result);
+        BOOST_TEST(Read(s.child) == Expect(row.child_after, kB));
+        if (row.result && row.child != kSpent) {
+          BOOST_TEST((moved == (row.child == kAbsent ? kA : kB)), moved.ToString());
+        }
+        s.Sane();
+      }
+    });
+  }
+}
+
+BOOST_AUTO_TEST_CASE(add_truth_table) {
+  struct Row {
+    State child;
+    bool possible_overwrite;
+    bool throws;
+    State child_after;  // with the new coin N, unless it threw
+  };
+  const Row rows[] = {
+      {kAbsent, false, false, kFresh}, {kSpent, false, false, kDirty},  // a DIRTY spent entry may hide a parent coin
+      {kClean, false, true, kClean},   {kDirty, false, true, kDirty},   {kFresh, false, true, kFresh},
+      {kAbsent, true, false, kDirty},  {kSpent, true, false, kDirty},   {kClean, true, false, kDirty},
+      {kDirty, true, false, kDirty},   {kFresh, true, false, kFresh},   // flags are only ever added
+  };
+  for (const Row& row : rows) {
+    for (const State parent : kAllStates) {  // AddCoin never consults the parent
+      BOOST_TEST_CONTEXT("parent " << Name(parent) << ", child " << Name(row.child) << ", possible_overwrite "
+                                   << row.possible_overwrite) {
+        Stack s(parent, row.child);
+        const size_t usage = s.child.DynamicMemoryUsage();
+        if (row.throws) {
+          BOOST_CHECK_THROW(s.child.AddCoin(kOutpoint, kN, row.possible_overwrite), std::logic_error);
+          BOOST_TEST(Read(s.child) == Expect(row.child, kB));  // unchanged, accounting included
+          BOOST_TEST(s.child.DynamicMemoryUsage() == usage);
+        } else {
+          s.child.AddCoin(kOutpoint, kN, row.possible_overwrite);
+          BOOST_TEST(Read(s.child) == Expect(row.child_after, kN));
+        }
+        BOOST_TEST(Read(s.parent) == Expect(parent, kA));
+        s.Sane();
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(add_ignores_unspendable_and_rejects_spent) {
+  Stack s(kAbsent, kClean);
+  s.child.AddCoin(kOutpoint, Coin(5, Script(3, kOpReturn), 1, false), false);  // ignored, no throw either
+  s.child.AddCoin(kOutpoint, Coin(5, Script(10001, 0x51), 1, false), true);    // too long to spend
+  BOOST_TEST(Read(s.child) == Expect(kClean, kB));
+  const OutPoint other = harness::OutpointTable()[9];
+  s.child.AddCoin(other, Coin(5, Script(1, kOpReturn), 1, false), true);
+  BOOST_TEST(s.child.FindEntry(other) == nullptr);
+  BOOST_CHECK_THROW(s.child.AddCoin(other, Coin{}, true), std::logic_error);
+  BOOST_TEST(s.child.FindEntry(other) == nullptr);
+  s.Sane();
+}
+
+BOOST_AUTO_TEST_CASE(batch_write_truth_table) {
+  struct Row {
+    State parent, child;
+    bool throws;
+    State parent_after;
+    const Coin& after_value;
+  };
+  const Row rows[] = {
+      {kAbsent, kAbsent, false, kAbsent, kA},  {kAbsent, kSpent, false, kSpent, kA},
+      {kAbsent, kClean, false, kAbsent, kA},   // clean entries are not written
+      {kAbsent, kDirty, false, kDirty, kB},    {kAbsent, kFresh, false, kFresh, kB},
+      {kSpent, kAbsent, false, kSpent, kA},    {kSpent, kSpent, false, kSpent, kA},
+      {kSpent, kClean, false, kSpent, kA},     {kSpent, kDirty, false, kDirty, kB},
+      {kSpent, kFresh, false, kDirty, kB},     // the parent's coin is spent, so FRESH is no error; not copied
+      {kClean, kAbsent, false, kClean, kA},    {kClean, kSpent, false, kSpent, kA},
+      {kClean, kClean, false, kClean, kA},     {kClean, kDirty, false, kDirty, kB},
+      {kClean, kFresh, true, kClean, kA},      // FRESH misapplied
+      {kDirty, kAbsent, false, kDirty, kA},    {kDirty, kSpent, false, kSpent, kA},
+      {kDirty, kClean, false, kDirty, kA},     {kDirty, kDirty, false, kDirty, kB},
+      {kDirty, kFresh, true, kDirty, kA},      {kFresh, kAbsent, false, kFresh, kA},
+      {kFresh, kSpent, false, kAbsent, kA},    // the grandparent never saw it: erased
+      {kFresh, kClean, false, kFresh, kA},     {kFresh, kDirty, false, kFresh, kB},
+      {kFresh, kFresh, true, kFresh, kA},
+  };
+  for (const Row& row : rows) {
+    for (const bool wipe : {true, false}) {
+      BOOST_TEST_CONTEXT("parent " << Name(row.parent) << ", child " << Name(row.child) << (wipe ? ", Flush" : ", Sync")) {
+        Stack s(row.parent, row.child);
+        const size_t parent_usage = s.parent.DynamicMemoryUsage();
+        if (row.throws) {
+          BOOST_CHECK_THROW(wipe ? s.child.Flush() : s.child.Sync(), std::logic_error);
+          BOOST_TEST(s.parent.DynamicMemoryUsage() == parent_usage);
+          BOOST_TEST(Read(s.child) == Expect(row.child, kB));  // the child keeps its DIRTY entry
+        } else {
+          wipe ? s.child.Flush() : s.child.Sync();
+          // After a flush the child is empty; after a sync it keeps its unspent coin, clean.
+          const bool kept = !wipe && row.child != kAbsent && row.child != kSpent;
+          BOOST_TEST(Read(s.child) == (kept ? Expect(kClean, kB) : Observed{}));
+        }
+        BOOST_TEST(Read(s.parent) == Expect(row.parent_after, row.after_value));
+        s.Sane();
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(dirty_list_behaviour) {
+  harness::CheckedBaseView base(harness::BlockHash(1));
+  TestCache cache(&base);
+  const auto& o = harness::OutpointTable();
+  // Sentinel: an empty list points at itself.
+  BOOST_TEST(cache.DirtyOrder().empty());
+  cache.AddCoin(o[3], kA, true);
+  cache.AddCoin(o[1], kA, false);
+  cache.AddCoin(o[2], kA, true);
+  BOOST_TEST((cache.DirtyOrder() == std::vector<OutPoint>{o[3], o[1], o[2]}));  // appended at the tail
+  cache.AddCoin(o[3], kB, true);  // already DIRTY: stays first
+  cache.SpendCoin(o[2]);          // still DIRTY, now spent: stays in place
+  BOOST_TEST((cache.DirtyOrder() == std::vector<OutPoint>{o[3], o[1], o[2]}));
+  cache.SpendCoin(o[1]);  // FRESH: erased, and so unlinked
+  BOOST_TEST((cache.DirtyOrder() == std::vector<OutPoint>{o[3], o[2]}));
+  BOOST_TEST(cache.GetDirtyCount() == 2u);
+  // FRESH added to an entry that is already DIRTY does not move it.
+  cache.InsertEntry(o[7], kA, CacheEntry::kDirty);
+  cache.AddCoin(o[4], kA, true);
+  BOOST_TEST((cache.DirtyOrder() == std::vector<OutPoint>{o[3], o[2], o[7], o[4]}));
+  BOOST_CHECK_NO_THROW(cache.SanityCheck());
+  cache.Uncache(o[3]);  // DIRTY: kept
+  BOOST_TEST(cache.FindEntry(o[3]) != nullptr);
+  cache.Sync();  // cleaning unlinks: the list is empty, the unspent entries stay
+  BOOST_TEST(cache.DirtyOrder().empty());
+  BOOST_TEST(cache.GetDirtyCount() == 0u);
+  BOOST_TEST(cache.GetCacheSize() == 3u);
+  BOOST_TEST((base.last_batch() == std::vector<OutPoint>{o[3], o[2], o[7], o[4]}));
+  cache.Uncache(o[3]);  // clean now: erased
+  BOOST_TEST(cache.FindEntry(o[3]) == nullptr);
+  BOOST_CHECK_NO_THROW(cache.SanityCheck());
+  {
+    // Destroying a cache with linked entries unlinks each one (ASan would report a use after free).
+    TestCache child(&cache);
+    child.AddCoin(o[10], kA, false);
+    child.AddCoin(o[11], kB, true);
+  }
+  BOOST_CHECK_NO_THROW(cache.SanityCheck());
+}
+
+BOOST_AUTO_TEST_CASE(flush_against_sync) {
+  const auto& o = harness::OutpointTable();
+  for (const bool wipe : {true, false}) {
+    BOOST_TEST_CONTEXT((wipe ? "Flush" : "Sync")) {
+      harness::CheckedBaseView base(harness::BlockHash(1));
+      {
+        TestCache seed(&base);
+        seed.AddCoin(o[0], kA, false);
+        seed.AddCoin(o[1], kB, false);
+        seed.Flush();
+      }
+      TestCache cache(&base);
+      cache.AccessCoin(o[0]);             // clean
+      cache.SpendCoin(o[1]);              // spent DIRTY
+      cache.AddCoin(o[2], kN, false);     // FRESH
+      cache.AddCoin(o[3], kB, true);      // DIRTY
+      cache.SetBestBlock(harness::BlockHash(9));
+      wipe ? cache.Flush() : cache.Sync();
+      BOOST_TEST((base.GetBestBlock() == harness::BlockHash(9)));
+      BOOST_TEST(base.coins().size() == 3u);  // o[0], o[2], o[3]; o[1] erased
+      BOOST_TEST(!base.PeekCoin(o[1]).has_value());
+      BOOST_CHECK_NO_THROW(cache.SanityCheck());
+      BOOST_TEST(cache.GetDirtyCount() == 0u);
+      if (wipe) {
+        BOOST_TEST(cache.GetCacheSize() == 0u);
+        BOOST_TEST(cache.DynamicMemoryUsage() == 0u);
+      } else {
+        BOOST_TEST(cache.GetCacheSize() == 3u);  // unspent stay resident, spent gone
+        BOOST_TEST(cache.HaveCoinInCache(o[0]));
+        BOOST_TEST(cache.HaveCoinInCache(o[2]));
+        BOOST_TEST(cache.HaveCoinInCache(o[3]));
+        BOOST_TEST(cache.FindEntry(o[1]) == nullptr);
+        BOOST_TEST(cache.FindEntry(o[2])->flags() == 0);
+        BOOST_TEST(cache.DynamicMemoryUsage() == 3 * CoinsViewCache::kEntryOverhead + kB.DynamicMemoryUsage());
+      }
+    }
+  }
+}
+
+// The failing entry comes second: the first is already written to the parent and cleaned in the child
+// when the exception leaves; both caches must still account exactly for what they hold.
+BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting) {
+  harness::CheckedBaseView base(harness::BlockHash(1));
+  TestCache parent(&base);
+  TestCache child(&parent);
+  const OutPoint first = harness::OutpointTable()[40];
+  parent.InsertEntry(kOutpoint, kA, CacheEntry::kDirty);
+  child.InsertEntry(first, kB, CacheEntry::kDirty);
+  child.InsertEntry(kOutpoint, kN, CacheEntry::kDirty | CacheEntry::kFresh);  // misapplied: the parent has it
+  BOOST_CHECK_THROW(child.Sync(), std::logic_error);
+  BOOST_CHECK_NO_THROW(parent.SanityCheck());
+  BOOST_CHECK_NO_THROW(child.SanityCheck());
+  BOOST_TEST(parent.DynamicMemoryUsage() == 2 * CoinsViewCache::kEntryOverhead + kB.DynamicMemoryUsage());
+  BOOST_TEST((parent.FindEntry(kOutpoint)->coin == kA));  // the failing entry changed nothing
+  BOOST_TEST(child.FindEntry(first)->flags() == 0);     // written and cleaned before the failure
+  BOOST_TEST((child.DirtyOrder() == std::vector<OutPoint>{kOutpoint}));
+  BOOST_TEST(child.GetDirtyCount() == 1u);
+}
+
+// SanityCheck must be able to fail: corrupt one thing at a time through the entries' own interface.
+BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
+  const auto& o = harness::OutpointTable();
+  auto expect_failure = [](const CoinsViewCache& c, const std::string& what) {
+    try {
+      c.SanityCheck();
+      BOOST_ERROR("SanityCheck passed; expected: " << what);
+    } catch (const std::logic_error& e) {
+      BOOST_TEST(std::string(e.what()).find(what) != std::string::npos, e.what());
+    }
+  };
+  harness::CheckedBaseView base(harness::BlockHash(1));
+  auto mutable_entry = [&](const CoinsViewCache& c, const OutPoint& p) { return const_cast<CacheEntry*>(c.FindEntry(p)); };
+  {
+    TestCache c(&base);
+    c.InsertEntry(o[0], kA, 0);
+    mutable_entry(c, o[0])->SetFresh();
+    expect_failure(c, "FRESH without DIRTY");
+  }
+  {
+    TestCache c(&base);
+    c.InsertEntry(o[0], kA, 0);  // a 25-byte script: clearing it leaves usage as it was
+    mutable_entry(c, o[0])->coin.Clear();
+    expect_failure(c, "spent clean entry");
+  }
+  {
+    TestCache c(&base);
+    c.InsertEntry(o[0], Coin{}, CacheEntry::kDirty | CacheEntry::kFresh);
+    expect_failure(c, "spent FRESH entry");
+  }
+  {
+    TestCache c(&base);
+    c.InsertEntry(o[0], kA, 0);
+    mutable_entry(c, o[0])->coin.script = Script(100, 1);  // heap bytes the accounting never saw
+    expect_failure(c, "tracked usage");
+  }
+  {
+    TestCache c(&base);
+    c.InsertEntry(o[0], kA, CacheEntry::kDirty);
+    c.InsertEntry(o[1], kA, CacheEntry::kDirty);
+    mutable_entry(c, o[1])->SetClean();  // unlinked behind the cache's back: its dirty count is stale
+    expect_failure(c, "dirty count");
+  }
+  {
+    TestCache c(&base);
+    BOOST_CHECK_THROW(c.InsertEntry(o[0], kA, CacheEntry::kFresh), std::logic_error);
+    c.InsertEntry(o[0], kA, 0);
+    BOOST_CHECK_THROW(c.InsertEntry(o[0], kA, 0), std::logic_error);
+  }
+}
+
+// A FRESH spent entry is illegal in a sane cache, but BatchWrite still treats it as SPEC §1 says: nothing
+// reaches the parent.
+BOOST_AUTO_TEST_CASE(batch_write_skips_fresh_spent) {
+  Stack s(kAbsent, kAbsent);
+  s.child.InsertEntry(kOutpoint, Coin{}, CacheEntry::kDirty | CacheEntry::kFresh);
+  s.child.Flush();
+  BOOST_TEST(Read(s.parent) == Observed{});
+  BOOST_TEST(s.parent.GetCacheSize() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(rendering) {
+  OutPoint p;
+  p.txid.bytes[0] = 0xab;
+  p.txid.bytes[7] = 0x01;
+  p.n = 7;
+  BOOST_TEST(p.ToString() == "ab00000000000001:7");
+  BOOST_TEST(kA.ToString() == "Coin(amount=100, script=25B, height=10)");
+  BOOST_TEST(Coin{}.ToString() == "spent");
+}
+
+BOOST_AUTO_TEST_CASE(random_simulation) {
+  const uint64_t seed = harness::TestSeed(3);
+  BOOST_TEST_MESSAGE("coins random_simulation: SEED=" << seed);
+  BOOST_TEST_CONTEXT("SEED=" << seed) {
+    harness::Rng rng(seed);
+    size_t flushes = 0;
+    for (int run = 0; run < 60; ++run) {
+      harness::CoinsTester tester;
+      for (int i = 0; i < 400; ++i) {
+        harness::CoinsStep step;
+        step.op = static_cast<harness::CoinsOp>(rng.Below(harness::kCoinsOpCount));
+        step.outpoint = static_cast<uint8_t>(rng.Below(24));  // a narrower range: more collisions
+        step.coin = static_cast<uint8_t>(rng.Next());
+        step.block = static_cast<uint8_t>(rng.Below(4));
+        tester.Apply(step);
+      }
+      tester.CheckAll();
+      flushes += tester.base().batches();
+    }
+    // Writes must actually reach the base for the run to mean anything.
+    BOOST_TEST(flushes > 60u);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
