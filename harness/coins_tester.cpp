@@ -88,16 +88,59 @@ const std::vector<OutPoint>& OutpointTable() {
   return table;
 }
 
+namespace {
+
+// Script i of the coin table: standard templates and near misses on both sides of the 36-byte inline size,
+// so the cache's usage accounting and the store's script compression both see every case.
+Script TableScript(uint32_t i) {
+  if (i == 62) return Script(10001, 0x51);  // too long to spend: caches ignore it
+  if (i == 63) return Script(1, kOpReturn);  // unspendable likewise
+  Rng rng(1000 + i);
+  auto make = [&rng](std::initializer_list<uint8_t> head, size_t random, std::initializer_list<uint8_t> tail) {
+    Script s(head.begin(), head.end());
+    for (size_t j = 0; j < random; ++j) s.push_back(static_cast<uint8_t>(rng.Next()));
+    s.insert(s.end(), tail.begin(), tail.end());
+    return s;
+  };
+  const uint32_t variant = i / 8 % 4;
+  switch (i % 8) {
+    case 0: return make({0x00, 20}, 20, {});  // P2WPKH, 22 bytes
+    case 1: return make({0x76, 0xa9, 20}, 20, {0x88, static_cast<uint8_t>(variant == 1 ? 0xad : 0xac)});  // P2PKH, 25
+    case 2: return make({0x51, 32}, 32, {});  // P2TR, 34
+    case 3: return make({33, static_cast<uint8_t>(2 + variant % 3)}, 32, {0xac});  // P2PK (0x04: not compressed), 35
+    case 4: return make({0x51}, 35, {});  // non-standard, 36: the largest inline script
+    case 5: return make({0x51}, 36, {});  // 37: the smallest on the heap
+    case 6: return make({0x51}, 79, {});  // 80
+    default:
+      switch (variant) {
+        case 0: return Script();                                         // empty
+        case 1: return make({0xa9, 20}, 20, {0x87});                     // P2SH, 23
+        case 2: return make({0xa9, 20}, 20, {0x88});                     // P2SH-like, 23: not compressible
+        default: return make({65, 0x04}, 64, {0xac});                    // P2PK with an uncompressed key, 67
+      }
+  }
+}
+
+// Amounts whose compression takes every branch: small odd values, zero, round ones with fewer and with
+// nine or more trailing zeros, and the largest possible.
+int64_t TableAmount(uint32_t i) {
+  switch (i % 5) {
+    case 0: return 1000 * int64_t{i} + 1;
+    case 1: return i % 2 ? 0 : 1;
+    case 2: return 5'000'000'000 * (i % 3 + 1);  // 50, 100, 150 BTC
+    case 3: return 123'450'000 * int64_t{i};
+    default: return int64_t{21'000'000} * 100'000'000;  // MAX_MONEY
+  }
+}
+
+}  // namespace
+
 const std::vector<Coin>& CoinTable() {
   static const std::vector<Coin> table = [] {
-    // Both sides of the 36-byte inline size, plus unspendable scripts that caches must ignore.
-    constexpr uint32_t kLengths[] = {22, 25, 34, 35, 36, 37, 80, 0};
     std::vector<Coin> t;
     for (uint32_t i = 0; i < kTableSize; ++i) {
-      const uint32_t len = i == 62 ? 10001 : kLengths[i % 8];
-      Script script(len, static_cast<uint8_t>(0x51 + i % 8));
-      if (i == 63) script = Script(1, kOpReturn);
-      t.emplace_back(1000 * int64_t{i} + 1, std::move(script), i * 3, i % 3 == 0);
+      const uint32_t height = i == 33 ? 0x7fffffff : i * 3;  // the largest height the store can encode
+      t.emplace_back(TableAmount(i), TableScript(i), height, i % 3 == 0);
     }
     return t;
   }();

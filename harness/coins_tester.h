@@ -13,9 +13,10 @@
 // Not modelled: AddCoin without possible_overwrite over a coin visible only below the top level (caller
 // misuse that makes BatchWrite throw; the tester skips it, the unit tests cover the exception).
 //
-// Tables: 64 outpoints (16 txids × 4 indexes) and 64 coins whose scripts are 22, 25, 34, 35, 36, 37, 80
-// bytes or empty, plus OP_RETURN and over-10,000-byte (unspendable) ones, so that entries collide often
-// and usage accounting sees both inline and heap scripts.
+// Tables: 64 outpoints (16 txids × 4 indexes) and 64 coins whose scripts are standard templates and near
+// misses of 22, 23, 25, 34, 35, 36, 37, 67 and 80 bytes or empty, plus OP_RETURN and over-10,000-byte
+// (unspendable) ones, so that entries collide often, usage accounting sees both inline and heap scripts,
+// and the store's script and amount compression see every form.
 #pragma once
 
 #include <cstdint>
