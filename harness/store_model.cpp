@@ -1,0 +1,172 @@
+#include "store_model.h"
+
+#include <algorithm>
+
+#include "check.h"
+#include "obfuscation_ref.h"
+
+namespace harness {
+HARNESS_NO_FUZZ_COVERAGE_BEGIN  // reference code: the store under test is compiled out of line
+namespace {
+
+void AppendBytes(std::string& out, const uint8_t* p, size_t n) { out.append(reinterpret_cast<const char*>(p), n); }
+
+// Length of a LevelDB varint32 (LEB128): 7 bits per byte.
+size_t LebLength(size_t n) {
+  size_t len = 1;
+  for (; n >= 128; n >>= 7) ++len;
+  return len;
+}
+
+// A byte template: -1 matches any byte.
+bool Matches(const Script& s, std::initializer_list<int> pattern) {
+  if (s.size() != pattern.size()) return false;
+  size_t i = 0;
+  for (const int want : pattern) {
+    if (want >= 0 && s[static_cast<uint32_t>(i)] != want) return false;
+    ++i;
+  }
+  return true;
+}
+
+}  // namespace
+
+// A k-byte VARINT encodes the values from offset(k) = 128 + 128^2 + ... + 128^(k-1) up to offset(k+1) - 1,
+// as n - offset(k) in k big-endian base-128 digits with the high bit set on all but the last.
+std::string RefVarInt(uint64_t n) {
+  unsigned __int128 offset = 0, span = 128;
+  size_t k = 1;
+  while (n >= offset + span) {
+    offset += span;
+    span *= 128;
+    ++k;
+  }
+  unsigned __int128 rest = n - offset;
+  std::string digits(k, '\0');
+  for (size_t i = k; i-- > 0;) {
+    digits[i] = static_cast<char>((rest & 0x7f) | (i + 1 < k ? 0x80 : 0));
+    rest >>= 7;
+  }
+  return digits;
+}
+
+// Written through the decimal digits: up to nine trailing zeros become the exponent e; with e < 9 the last
+// remaining digit d (1..9) is folded in as 1 + 10 (9 m + d - 1) + e, where m is the number above it.
+uint64_t RefCompressAmount(uint64_t amount) {
+  if (amount == 0) return 0;
+  std::string digits = std::to_string(amount);
+  uint64_t e = 0;
+  while (e < 9 && digits.back() == '0') {
+    digits.pop_back();
+    ++e;
+  }
+  if (e == 9) return 1 + 10 * (std::stoull(digits) - 1) + 9;
+  const uint64_t d = static_cast<uint64_t>(digits.back() - '0');
+  digits.pop_back();
+  const uint64_t m = digits.empty() ? 0 : std::stoull(digits);
+  return 1 + 10 * (9 * m + d - 1) + e;
+}
+
+std::string RefCoinKey(const OutPoint& outpoint) {
+  std::string key = "C";
+  AppendBytes(key, outpoint.txid.bytes.data(), 32);
+  return key + RefVarInt(outpoint.n);
+}
+
+std::string RefCoinValue(const Coin& coin) {
+  std::string out = RefVarInt(uint64_t{coin.height} * 2 + (coin.coinbase ? 1 : 0));
+  out += RefVarInt(RefCompressAmount(static_cast<uint64_t>(coin.amount)));
+  const Script& s = coin.script;
+  constexpr int _ = -1;  // any byte (the 20-byte hashes)
+  if (Matches(s, {0x76, 0xa9, 20, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, 0x88, 0xac})) {
+    out += '\x00';  // P2PKH: its 20-byte hash
+    AppendBytes(out, s.data() + 3, 20);
+  } else if (Matches(s, {0xa9, 20, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, 0x87})) {
+    out += '\x01';  // P2SH: its 20-byte hash
+    AppendBytes(out, s.data() + 2, 20);
+  } else if (s.size() == 35 && s[0] == 33 && s[34] == 0xac && (s[1] == 2 || s[1] == 3)) {
+    AppendBytes(out, s.data() + 1, 33);  // P2PK, compressed key: the key itself, whose first byte is 2 or 3
+  } else {
+    out += RefVarInt(s.size() + 6);
+    AppendBytes(out, s.data(), s.size());
+  }
+  return out;
+}
+
+std::string RefHeadBlocks(const Hash256& new_tip, const Hash256& old_tip) {
+  return std::string(1, '\x02') + RefHash(new_tip) + RefHash(old_tip);
+}
+
+KvMap DecodeRaw(KvMap raw, const std::array<uint8_t, 8>& key) {
+  raw.erase(std::string("\x0e\x00obfuscate_key", 15));
+  for (auto& [unused, value] : raw) XorRef(std::span(reinterpret_cast<uint8_t*>(value.data()), value.size()), key, 0);
+  return raw;
+}
+
+KvMap FlushPlan::Complete(const KvMap& before) const {
+  KvMap state = MidFlush(before, writes.size());
+  state.erase("H");
+  state["B"] = RefHash(new_tip);
+  return state;
+}
+
+KvMap FlushPlan::MidFlush(const KvMap& before, size_t prefix) const {
+  KvMap state = before;
+  state.erase("B");
+  state["H"] = RefHeadBlocks(new_tip, old_tip);
+  for (size_t i = 0; i < prefix; ++i) {
+    if (writes[i].value) {
+      state[writes[i].key] = *writes[i].value;
+    } else {
+      state.erase(writes[i].key);
+    }
+  }
+  return state;
+}
+
+bool FlushPlan::IsLegalMidFlush(const KvMap& before, const KvMap& state) const {
+  // Outside the written keys the state must be MidFlush(before, 0); each written key must hold its new
+  // value up to some point and its old one after it.
+  KvMap expected_rest = MidFlush(before, 0);
+  KvMap rest = state;
+  for (const KvWrite& w : writes) {
+    expected_rest.erase(w.key);
+    rest.erase(w.key);
+  }
+  if (rest != expected_rest) return false;
+  auto value_in = [](const KvMap& m, const std::string& key) -> std::optional<std::string> {
+    const auto it = m.find(key);
+    return it == m.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  bool past_prefix = false;
+  for (const KvWrite& w : writes) {
+    const auto now = value_in(state, w.key);
+    const bool applied = now == w.value;
+    const bool untouched = now == value_in(before, w.key);
+    if (!applied && !untouched) return false;
+    if (past_prefix && !untouched) return false;
+    if (!applied) past_prefix = true;
+  }
+  return true;
+}
+
+std::vector<size_t> FlushPlan::PartialBatchEnds(size_t batch_limit) const {
+  auto put = [](const std::string& key, size_t value_size) {
+    return 1 + LebLength(key.size()) + key.size() + LebLength(value_size) + value_size;
+  };
+  auto del = [](const std::string& key) { return 1 + LebLength(key.size()) + key.size(); };
+  constexpr size_t kHeader = 12;  // sequence number and count
+  std::vector<size_t> ends;
+  size_t size = kHeader + del("B") + put("H", RefHeadBlocks(new_tip, old_tip).size());
+  for (size_t i = 0; i < writes.size(); ++i) {
+    size += writes[i].value ? put(writes[i].key, writes[i].value->size()) : del(writes[i].key);
+    if (size > batch_limit) {
+      ends.push_back(i + 1);
+      size = kHeader;
+    }
+  }
+  return ends;
+}
+
+HARNESS_NO_FUZZ_COVERAGE_END
+}  // namespace harness

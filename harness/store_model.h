@@ -1,0 +1,65 @@
+// The reference for the coins store: the expected database contents as a plain key → value map in which
+// every flush is one atomic batch, the same encoding written out independently of src/store/encoding.cpp,
+// and the states a flush cut short may legally leave behind.
+//
+// Modelled: the keys and plaintext values of SPEC §2 (coins, 'B', 'H'); a flush as an ordered list of
+// writes and erases; the mid-flush states (old state, 'B' erased, 'H' = [new, old], any prefix of the
+// writes in cursor order); where a flush with batch limit S splits, from LevelDB's documented WriteBatch
+// record format (12-byte header; per put a tag, varint lengths, key and value; per delete a tag, a varint
+// length and the key).
+// Not modelled: the obfuscation key entry and XOR (the tester applies harness::XorRef to compare raw
+// values), LevelDB's files.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coins/coin.h"
+#include "coins/outpoint.h"
+
+namespace harness {
+
+using KvMap = std::map<std::string, std::string>;
+
+// The encoding, formulated differently from the subject's (see the .cpp): a VARINT by length classes, amount
+// compression through decimal digits, script compression by comparing with templates.
+std::string RefVarInt(uint64_t n);
+uint64_t RefCompressAmount(uint64_t amount);
+std::string RefCoinKey(const OutPoint& outpoint);
+std::string RefCoinValue(const Coin& coin);
+std::string RefHeadBlocks(const Hash256& new_tip, const Hash256& old_tip);
+inline std::string RefHash(const Hash256& h) { return std::string(h.bytes.begin(), h.bytes.end()); }
+
+// A store's raw contents as plaintext: the obfuscation key's own entry dropped and every value XORed back
+// with `key` from its first byte (harness::XorRef).
+KvMap DecodeRaw(KvMap raw, const std::array<uint8_t, 8>& key);
+
+// One entry of a flush in cursor order: a put (value) or an erase (nullopt).
+struct KvWrite {
+  std::string key;
+  std::optional<std::string> value;
+};
+
+// A flush as the reference sees it: what it writes and where a batch limit splits it.
+struct FlushPlan {
+  Hash256 new_tip;
+  Hash256 old_tip;
+  std::vector<KvWrite> writes;
+
+  // The state after the whole flush: `before` with the writes applied, 'H' gone and 'B' = new_tip.
+  KvMap Complete(const KvMap& before) const;
+  // The state after the head marker and the first `prefix` writes: 'B' gone, 'H' = [new, old].
+  KvMap MidFlush(const KvMap& before, size_t prefix) const;
+  // Whether `state` is one of the MidFlush states for some prefix (ambiguous writes — a put of the value
+  // already there, an erase of an absent key — count as either applied or not).
+  bool IsLegalMidFlush(const KvMap& before, const KvMap& state) const;
+  // For each partial batch a flush with `batch_limit` writes before its final one, how many of the writes
+  // it has applied once that batch is written (so the size is the number of partial writes).
+  std::vector<size_t> PartialBatchEnds(size_t batch_limit) const;
+};
+
+}  // namespace harness

@@ -1,0 +1,385 @@
+#include "store_tester.h"
+
+#include <leveldb/env.h>
+// memenv.h relies on env.h being included first.
+#include <leveldb/helpers/memenv.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "coins_tester.h"
+#include "store/encoding.h"
+
+namespace harness {
+HARNESS_NO_FUZZ_COVERAGE_BEGIN  // oracle code: the store and the cache are compiled out of line
+namespace {
+
+constexpr char kPath[] = "/coins";
+
+// A cache that can be loaded with exact entries: how a flush is run again after a crash.
+class ReplayCache : public CoinsViewCache {
+ public:
+  using CoinsViewCache::CoinsViewCache;
+  using CoinsViewCache::InsertEntry;
+};
+
+std::string Hex(const std::string& s, size_t max = 48) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < s.size() && i < max; ++i) {
+    out += kHex[static_cast<uint8_t>(s[i]) >> 4];
+    out += kHex[static_cast<uint8_t>(s[i]) & 15];
+  }
+  return s.size() > max ? out + "..." : out;
+}
+
+// The first few keys on which two states differ, for a readable failure.
+std::string Diff(const KvMap& got, const KvMap& want) {
+  std::string out;
+  int shown = 0;
+  auto show = [&](const std::string& key, const KvMap& in) {
+    const auto it = in.find(key);
+    return it == in.end() ? std::string("absent") : Hex(it->second);
+  };
+  KvMap keys = got;
+  keys.insert(want.begin(), want.end());
+  for (const auto& [key, unused] : keys) {
+    const auto g = got.find(key), w = want.find(key);
+    const bool same = (g == got.end()) == (w == want.end()) && (g == got.end() || g->second == w->second);
+    if (same || ++shown > 5) continue;
+    out += "\n      key " + Hex(key) + ": store " + show(key, got) + ", reference " + show(key, want);
+  }
+  return out.empty() ? " (none)" : out;
+}
+
+std::string Render(const std::optional<Coin>& c) { return c ? c->ToString() : "none"; }
+
+bool IsZero(const Obfuscation::KeyBytes& key) {
+  return std::all_of(key.begin(), key.end(), [](uint8_t b) { return b == 0; });
+}
+
+// The key a reopen asks for: all zero (none) for id 0, else non-zero bytes derived from the id.
+Obfuscation::KeyBytes RequestedKey(uint8_t id) {
+  Obfuscation::KeyBytes key{};
+  if (id != 0) {
+    for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint8_t>(id * (i + 1) + i);
+  }
+  return key;
+}
+
+}  // namespace
+
+const char* ToString(StoreOp op) {
+  switch (op) {
+    case StoreOp::kGet: return "Get";
+    case StoreOp::kAdd: return "Add";
+    case StoreOp::kAddOverwrite: return "AddOverwrite";
+    case StoreOp::kSpend: return "Spend";
+    case StoreOp::kUncache: return "Uncache";
+    case StoreOp::kSetBestBlock: return "SetBestBlock";
+    case StoreOp::kFlush: return "Flush";
+    case StoreOp::kSync: return "Sync";
+    case StoreOp::kReopen: return "Reopen";
+    case StoreOp::kPeekStore: return "PeekStore";
+  }
+  return "Unknown";
+}
+
+std::string StoreStep::ToString() const {
+  std::string out = harness::ToString(op);
+  switch (op) {
+    case StoreOp::kAdd:
+    case StoreOp::kAddOverwrite:
+      return out + "(outpoint=" + std::to_string(outpoint) + ", coin=" + std::to_string(coin) + " " +
+             CoinTable()[coin % kTableSize].ToString() + ")";
+    case StoreOp::kGet:
+    case StoreOp::kSpend:
+    case StoreOp::kUncache:
+    case StoreOp::kPeekStore: return out + "(outpoint=" + std::to_string(outpoint) + ")";
+    case StoreOp::kSetBestBlock: return out + "(block=" + std::to_string(block) + ")";
+    case StoreOp::kReopen: return out + "(key_asked=" + std::to_string(block) + ")";
+    case StoreOp::kFlush:
+    case StoreOp::kSync:
+      return out + "(batch_limit=" + std::to_string(batch_limit) + ", cut=" + std::to_string(cut) +
+             ", cut_again=" + std::to_string(cut_again) + ")";
+  }
+  return out + "()";
+}
+
+StoreTester::StoreTester(const Obfuscation::KeyBytes& key)
+    : env_(leveldb::NewMemEnv(leveldb::Env::Default())), key_(key), model_(Hash256{}) {
+  OpenStore(key_);
+  cache_ = std::make_unique<CoinsViewCache>(store_.get());
+  model_.Push();
+  CheckStore(reference_, "a new store");
+}
+
+StoreTester::~StoreTester() {
+  cache_.reset();  // before the store it reads from
+  CloseStore();
+}
+
+void StoreTester::OpenStore(const Obfuscation::KeyBytes& key) {
+  CoinsStore::Options options;
+  options.path = kPath;
+  options.env = env_.get();
+  if (!IsZero(key)) options.new_obfuscation_key = key;
+  store_ = std::make_unique<CoinsStore>(options);
+}
+
+void StoreTester::CloseStore() { store_.reset(); }
+
+bool StoreTester::Apply(StoreStep step) {
+  if (static_cast<uint8_t>(step.op) >= kStoreOpCount) return false;
+  step.outpoint %= kTableSize;
+  step.coin %= kTableSize;
+  step.batch_limit = std::max<uint32_t>(step.batch_limit, 1);
+  const CoinsStackModel::Key k = step.outpoint;
+  touched_ |= uint64_t{1} << k;
+  const OutPoint& o = OutpointTable()[k];
+  const Coin& coin = CoinTable()[step.coin];
+  if (step.op == StoreOp::kAdd) {
+    // Misuse (as in CoinsTester): claiming no coin exists while the store has one.
+    const ModelEntry* here = model_.Find(0, k);
+    if (model_.Peek(0, k) && !(here != nullptr && here->coin)) return false;
+  }
+  log_.Add(step);
+  try {
+    switch (step.op) {
+      case StoreOp::kGet: {
+        const auto got = cache_->GetCoin(o);
+        const auto want = model_.Get(0, k);
+        HARNESS_CHECK(got == want, "GetCoin: subject ", Render(got), ", model ", Render(want));
+        break;
+      }
+      case StoreOp::kAdd:
+      case StoreOp::kAddOverwrite: {
+        const bool overwrite = step.op == StoreOp::kAddOverwrite;
+        const bool throws = model_.AddThrows(0, k, coin, overwrite);
+        bool threw = false;
+        try {
+          cache_->AddCoin(o, coin, overwrite);
+        } catch (const std::logic_error&) {
+          threw = true;
+        }
+        HARNESS_CHECK_EQ(threw, throws, "AddCoin throws exactly when overwriting an unspent coin");
+        if (!throws) model_.Add(0, k, coin, overwrite);
+        break;
+      }
+      case StoreOp::kSpend:
+        HARNESS_CHECK_EQ(cache_->SpendCoin(o), model_.Spend(0, k), "SpendCoin's return value");
+        break;
+      case StoreOp::kUncache:
+        cache_->Uncache(o);
+        model_.Uncache(0, k);
+        break;
+      case StoreOp::kSetBestBlock:
+        cache_->SetBestBlock(BlockHash(step.block));
+        model_.SetBestBlock(0, BlockHash(step.block));
+        break;
+      case StoreOp::kFlush:
+      case StoreOp::kSync: ApplyFlush(step); break;
+      case StoreOp::kReopen: {
+        cache_.reset();
+        CloseStore();
+        const Obfuscation::KeyBytes requested = RequestedKey(step.block);
+        OpenStore(requested);
+        // SPEC §2: a key is created only for a new, empty database; an existing key is kept.
+        if (IsZero(key_) && reference_.empty()) key_ = requested;
+        cache_ = std::make_unique<CoinsViewCache>(store_.get());
+        model_.Pop();
+        model_.Push();
+        HARNESS_CHECK(!store_->IsMidFlush(), "a store closed between flushes reopens mid-flush");
+        HARNESS_CHECK(store_->obfuscation().key() == key_, "obfuscation key after a reopen: ",
+                      store_->obfuscation().ToString());
+        CheckStore(reference_, "after a reopen");
+        break;
+      }
+      case StoreOp::kPeekStore: {
+        const auto got = store_->PeekCoin(o);
+        HARNESS_CHECK(got == model_.base(k), "store coin: subject ", Render(got), ", reference ", Render(model_.base(k)));
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    HARNESS_CHECK(false, "unexpected exception: ", e.what());
+  }
+  CheckCache(k);
+  return true;
+}
+
+FlushPlan StoreTester::Plan(const Hash256& new_tip) const {
+  FlushPlan plan;
+  plan.new_tip = new_tip;
+  const auto best = reference_.find("B");
+  if (best != reference_.end()) std::copy(best->second.begin(), best->second.end(), plan.old_tip.bytes.begin());
+  for (const CoinsStackModel::Key k : model_.DirtyOrder(0)) {
+    const ModelEntry& e = *model_.Find(0, k);
+    plan.writes.push_back({RefCoinKey(OutpointTable()[k]), e.coin ? std::optional(RefCoinValue(*e.coin)) : std::nullopt});
+  }
+  return plan;
+}
+
+void StoreTester::ApplyFlush(const StoreStep& step) {
+  const bool wipe = step.op == StoreOp::kFlush;
+  const Hash256 best = model_.BestBlock(0);
+  if (best == Hash256{}) {
+    const size_t dirty = cache_->GetDirtyCount();
+    bool threw = false;
+    try {
+      wipe ? cache_->Flush() : cache_->Sync();
+    } catch (const std::logic_error&) {
+      threw = true;
+    }
+    HARNESS_CHECK(threw, "a flush without a best block must be refused");
+    HARNESS_CHECK_EQ(cache_->GetDirtyCount(), dirty, "a refused flush changes nothing in the cache");
+    CheckStore(reference_, "after a refused flush");
+    return;
+  }
+
+  std::vector<DirtyEntry> entries;
+  for (const OutPoint& o : cache_->DirtyOrder()) {
+    const CacheEntry& e = *cache_->FindEntry(o);
+    entries.push_back({o, e.coin, e.flags()});
+  }
+  const FlushPlan plan = Plan(best);
+  HARNESS_CHECK_EQ(entries.size(), plan.writes.size(), "DIRTY entries in the cache and the model");
+  for (size_t i = 0; i < entries.size(); ++i) {
+    HARNESS_CHECK(RefCoinKey(entries[i].outpoint) == plan.writes[i].key, "dirty-list order differs from the model at ", i);
+  }
+  const std::vector<size_t> ends = plan.PartialBatchEnds(step.batch_limit);
+  const KvMap before = reference_;
+
+  size_t partial = 0;
+  store_->set_batch_size(step.batch_limit);
+  store_->after_partial_write = [&](size_t n) {
+    ++partial;
+    if (n == step.cut) throw SimulatedCrash{};
+  };
+  bool cut = false;
+  try {
+    wipe ? cache_->Flush() : cache_->Sync();
+  } catch (const SimulatedCrash&) {
+    cut = true;
+  }
+  store_->after_partial_write = nullptr;
+  partial_writes_ += partial;
+
+  if (!cut) {
+    HARNESS_CHECK_EQ(partial, ends.size(), "partial batches of a flush with batch limit ", step.batch_limit);
+    reference_ = plan.Complete(before);
+    model_.WriteDown(0, wipe);
+  } else {
+    // The process is gone: so is the cache. The store is reopened from what LevelDB persisted.
+    ++cuts_;
+    HARNESS_CHECK(step.cut <= ends.size(), "the flush wrote more partial batches than the ", ends.size(), " predicted");
+    size_t applied = ends[step.cut - 1];
+    auto check_cut = [&](const char* when) {
+      cache_.reset();
+      CloseStore();
+      OpenStore(key_);
+      const auto heads = store_->GetHeadBlocks();
+      HARNESS_CHECK(store_->IsMidFlush() && heads && heads->first == plan.new_tip && heads->second == plan.old_tip,
+                    "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
+      const KvMap state = Plaintext();
+      const KvMap expected = plan.MidFlush(before, applied);
+      if (state != expected) {
+        // Tell a flush that split elsewhere (still a legal state) from one that broke atomicity.
+        HARNESS_CHECK(plan.IsLegalMidFlush(before, state), "after ", when, " the store is in no legal mid-flush state:",
+                      Diff(state, expected));
+        HARNESS_CHECK(false, "after ", when, " the store should hold the first ", applied, " of ", plan.writes.size(),
+                      " writes:", Diff(state, expected));
+      }
+    };
+    check_cut("a cut flush");
+    if (step.cut_again > 0 && step.cut_again <= ends.size()) {
+      HARNESS_CHECK(!Replay(entries, best, step.batch_limit, step.cut_again), "the re-run was not cut");
+      applied = std::max(applied, ends[step.cut_again - 1]);
+      check_cut("a cut re-run");
+    }
+    HARNESS_CHECK(Replay(entries, best, step.batch_limit, 0), "the final re-run was cut");
+    reference_ = plan.Complete(before);
+    model_.WriteDown(0, /*wipe=*/true);  // the re-run's cache flushed (and so emptied) itself
+  }
+  HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == best, "a completed flush records its best block");
+  CheckStore(reference_, cut ? "after recovery" : "after a flush");
+}
+
+bool StoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut) {
+  auto replay = std::make_unique<ReplayCache>(store_.get());
+  for (const DirtyEntry& e : entries) replay->InsertEntry(e.outpoint, e.coin, e.flags);
+  replay->SetBestBlock(best);
+  store_->set_batch_size(batch_limit);
+  store_->after_partial_write = [&](size_t n) {
+    ++partial_writes_;
+    if (n == cut) throw SimulatedCrash{};
+  };
+  bool completed = true;
+  try {
+    replay->Flush();
+  } catch (const SimulatedCrash&) {
+    completed = false;
+  }
+  store_->after_partial_write = nullptr;
+  cache_ = std::move(replay);
+  return completed;
+}
+
+KvMap StoreTester::Plaintext() const {
+  KvMap raw = store_->RawContents();
+  const auto stored_key = raw.find(kObfuscationKeyKey);
+  if (IsZero(key_)) {
+    HARNESS_CHECK(stored_key == raw.end(), "a store created without a key has an obfuscation key entry");
+  } else {
+    HARNESS_CHECK(stored_key != raw.end() && stored_key->second == std::string("\x08") + std::string(key_.begin(), key_.end()),
+                  "the obfuscation key entry must hold the key, unobfuscated");
+    raw.erase(stored_key);
+  }
+  KvMap plain = DecodeRaw(raw, key_);
+  for (const auto& [key, value] : raw) {
+    // The key bytes that meet this value (offset 0 onwards): if any is non-zero, the value must change.
+    const bool key_covers = !std::all_of(key_.begin(), key_.begin() + std::min<size_t>(value.size(), 8),
+                                         [](uint8_t b) { return b == 0; });
+    HARNESS_CHECK(!key_covers || plain.at(key) != value, "value of ", Hex(key), " is stored in plaintext");
+  }
+  return plain;
+}
+
+void StoreTester::CheckStore(const KvMap& expected, const char* when) const {
+  const KvMap got = Plaintext();
+  HARNESS_CHECK(got == expected, "store contents ", when, " differ from the reference:", Diff(got, expected));
+}
+
+void StoreTester::CheckCache(CoinsStackModel::Key touched) const {
+  try {
+    cache_->SanityCheck();
+  } catch (const std::logic_error& e) {
+    HARNESS_CHECK(false, "cache: ", e.what());
+  }
+  HARNESS_CHECK_EQ(cache_->GetCacheSize(), model_.Size(0), "cache size");
+  HARNESS_CHECK_EQ(cache_->GetDirtyCount(), model_.DirtyOrder(0).size(), "dirty count");
+  const CacheEntry* got = cache_->FindEntry(OutpointTable()[touched]);
+  const ModelEntry* want = model_.Find(0, touched);
+  HARNESS_CHECK_EQ(got != nullptr, want != nullptr, "cache entry presence for outpoint ", int{touched});
+  if (got != nullptr) {
+    const std::optional<Coin> coin = got->coin.IsSpent() ? std::nullopt : std::optional<Coin>(got->coin);
+    HARNESS_CHECK(coin == want->coin && got->IsDirty() == want->dirty && got->IsFresh() == want->fresh,
+                  "cache entry for outpoint ", int{touched});
+  }
+}
+
+void StoreTester::CheckAll() {
+  for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) {
+    if (!(touched_ >> k & 1)) continue;
+    const OutPoint& o = OutpointTable()[k];
+    const auto stored = store_->PeekCoin(o);
+    HARNESS_CHECK(stored == model_.base(k), "store coin ", o.ToString(), ": subject ", Render(stored), ", reference ",
+                  Render(model_.base(k)));
+    const auto seen = cache_->PeekCoin(o);
+    HARNESS_CHECK(seen == model_.Peek(0, k), "coin through the cache ", o.ToString());
+  }
+  // The whole store was compared after the last step that changed it (a flush, sync or reopen).
+}
+
+HARNESS_NO_FUZZ_COVERAGE_END
+}  // namespace harness

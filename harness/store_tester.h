@@ -1,0 +1,121 @@
+// StoreTester: a coins cache over a CoinsStore on an in-memory LevelDB Env, driven in lockstep with
+// CoinsStackModel (one cache level over the reference store) and the reference contents (store_model.h).
+//
+// Modelled: cache operations as in CoinsTester; flushes and syncs into the store with any batch limit;
+// a flush cut after any partial batch (the crash hook throws), the cache lost with it, the store closed
+// and reopened on the same Env, its raw contents checked, and the same flush run again — optionally cut a
+// second time — until it completes; clean reopens, which may ask for an obfuscation key; the key, set or
+// all-zero.
+// Checked: lookups through the cache and reads of the store against the model; after every flush the raw
+// contents, decoded with the reference XOR, equal the reference (so any batch limit gives byte-identical
+// contents), every raw value differs from its plaintext wherever the key's bytes over it are not all zero,
+// and the number of partial batches is the one the reference predicts; after a cut, the store reports
+// mid-flush with head blocks [new, original old tip], and its contents are a legal mid-flush state — the
+// exact one the reference predicts for that cut; a flush without a best block throws and writes nothing.
+// Not modelled: cache internals (coins_cache_sim covers them: here only its sanity check and entry count),
+// several cache levels, on-disk files (the unit tests use a real directory and a real process crash).
+//
+// Operations (stable IDs; add new ones at the end): see StoreOp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "coins/cache.h"
+#include "coins_model.h"
+#include "obfuscation.h"
+#include "store/coins_store.h"
+#include "store_model.h"
+
+namespace leveldb {
+class Env;
+}
+
+namespace harness {
+
+enum class StoreOp : uint8_t {
+  kGet = 0,           // GetCoin through the cache (fetching from the store)
+  kAdd = 1,           // AddCoin(possible_overwrite = false)
+  kAddOverwrite = 2,  // AddCoin(possible_overwrite = true)
+  kSpend = 3,         // SpendCoin
+  kUncache = 4,       // Uncache
+  kSetBestBlock = 5,  // SetBestBlock on the cache
+  kFlush = 6,         // Flush into the store with a batch limit, perhaps cut and recovered
+  kSync = 7,          // Sync into the store, likewise
+  kReopen = 8,        // drop the cache (and its unflushed changes), close and reopen the store, perhaps
+                      // asking for an obfuscation key (kept only if the store is still new and empty)
+  kPeekStore = 9,     // read a coin from the store directly
+};
+inline constexpr uint8_t kStoreOpCount = 10;
+const char* ToString(StoreOp op);
+
+struct StoreStep {
+  StoreOp op{};
+  uint8_t outpoint = 0;     // index into OutpointTable()
+  uint8_t coin = 0;         // index into CoinTable()
+  uint8_t block = 0;        // best block hash id; for a reopen, the key asked for (0: none)
+  uint32_t batch_limit = 1;  // bytes, >= 1 (flush and sync)
+  uint8_t cut = 0;          // 0: none; n: cut the flush after its n-th partial batch, if it has one
+  uint8_t cut_again = 0;    // likewise for the first re-run
+  std::string ToString() const;
+};
+
+class StoreTester {
+ public:
+  // A fresh in-memory database, created with `key` as its obfuscation key (all zero: none).
+  explicit StoreTester(const Obfuscation::KeyBytes& key);
+  ~StoreTester();
+  StoreTester(const StoreTester&) = delete;
+  StoreTester& operator=(const StoreTester&) = delete;
+
+  // Applies one step to subject and reference and checks; false (nothing changed) if it does not apply.
+  bool Apply(StoreStep step);
+  // Final sweep: every touched outpoint through the cache and in the store (each step that changes the
+  // store compares all of it).
+  HARNESS_NO_FUZZ_COVERAGE void CheckAll();
+
+  // Partial batches written by flushes so far, and flushes cut short: the fuzz target's progress signal.
+  size_t partial_writes() const { return partial_writes_; }
+  size_t cuts() const { return cuts_; }
+
+ private:
+  // A flush interrupted by the crash hook.
+  struct SimulatedCrash {};
+  // One of the cache's DIRTY entries, as a flush hands it to the store.
+  struct DirtyEntry {
+    OutPoint outpoint;
+    Coin coin;
+    uint8_t flags;
+  };
+
+  // Opens the store asking for `key` if the database is new (all zero: no key).
+  void OpenStore(const Obfuscation::KeyBytes& key);
+  void CloseStore();
+  void ApplyFlush(const StoreStep& step);
+  // Runs a flush of `entries` from a new cache; returns false if the hook cut it after `cut` partial batches.
+  bool Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut);
+  HARNESS_NO_FUZZ_COVERAGE FlushPlan Plan(const Hash256& new_tip) const;
+  // The store's raw contents, decoded with the reference XOR; checks the obfuscation on the way.
+  HARNESS_NO_FUZZ_COVERAGE KvMap Plaintext() const;
+  HARNESS_NO_FUZZ_COVERAGE void CheckStore(const KvMap& expected, const char* when) const;
+  HARNESS_NO_FUZZ_COVERAGE void CheckCache(CoinsStackModel::Key touched) const;
+
+  std::unique_ptr<leveldb::Env> env_;
+  Obfuscation::KeyBytes key_;
+  std::unique_ptr<CoinsStore> store_;
+  std::unique_ptr<CoinsViewCache> cache_;
+  CoinsStackModel model_;  // level 0 is the cache; its base is the reference store's coins
+  KvMap reference_;        // the reference store's plaintext contents (without the obfuscation key)
+  // Outpoints any step has named: the final sweep reads only these (CheckStore compares everything else).
+  uint64_t touched_ = 0;
+  size_t partial_writes_ = 0;
+  size_t cuts_ = 0;
+  OpLog<StoreStep> log_;
+};
+
+}  // namespace harness
