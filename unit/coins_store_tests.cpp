@@ -1,0 +1,548 @@
+// Coins store: the encoding worked out by hand and against the reference encoder; a matrix of batch limits
+// × obfuscation giving identical stores; a fixed flush cut at every batch boundary and recovered; a
+// repeated interruption keeping the old tip; a real process dying mid-flush on disk; corrupt records and
+// impossible options giving clean errors; the obfuscation key's life cycle; a seeded random simulation.
+#include <boost/test/unit_test.hpp>
+
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+// memenv.h relies on env.h being included first.
+#include <leveldb/helpers/memenv.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "obfuscation.h"
+#include "rng.h"
+#include "store/coins_store.h"
+#include "store/encoding.h"
+#include "store_fixture.h"
+#include "store_model.h"
+#include "store_tester.h"
+
+namespace {
+
+using harness::KvMap;
+using store_fixture::BlockA;
+using store_fixture::BlockB;
+
+std::string Bytes(std::initializer_list<uint8_t> bytes) { return std::string(bytes.begin(), bytes.end()); }
+std::span<const uint8_t> Span(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
+
+std::string VarInt(uint64_t n) {
+  std::string out;
+  WriteVarInt(out, n);
+  return out;
+}
+
+constexpr Obfuscation::KeyBytes kKey{0x9c, 0x01, 0x7e, 0xa5, 0x00, 0xff, 0x31, 0x48};
+
+// An in-memory file system that outlives the stores opened on it.
+struct MemDisk {
+  std::unique_ptr<leveldb::Env> env{leveldb::NewMemEnv(leveldb::Env::Default())};
+  std::unique_ptr<CoinsStore> Open(size_t batch_size = CoinsStore::kDefaultBatchSize,
+                                   std::optional<Obfuscation::KeyBytes> key = kKey) const {
+    CoinsStore::Options options;
+    options.path = "/coins";
+    options.env = env.get();
+    options.batch_size = batch_size;
+    options.new_obfuscation_key = key;
+    return std::make_unique<CoinsStore>(options);
+  }
+  // Rewrites one raw value behind the store's back (the store must be closed).
+  void Poke(const std::string& key, const std::string& raw) const {
+    leveldb::Options options;
+    options.env = env.get();
+    leveldb::DB* db = nullptr;
+    BOOST_REQUIRE(leveldb::DB::Open(options, "/coins", &db).ok());
+    BOOST_REQUIRE(db->Put(leveldb::WriteOptions(), key, raw).ok());
+    delete db;
+  }
+};
+
+// A real directory, removed afterwards.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/coins_store_test.XXXXXX";
+    BOOST_REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+KvMap PlainOldState() {
+  KvMap m;
+  for (const auto& e : store_fixture::OldState()) m[harness::RefCoinKey(e.outpoint)] = harness::RefCoinValue(*e.coin);
+  m["B"] = harness::RefHash(BlockA());
+  return m;
+}
+
+harness::FlushPlan PlanToB() {
+  harness::FlushPlan plan;
+  plan.new_tip = BlockB();
+  plan.old_tip = BlockA();
+  for (const auto& e : store_fixture::FlushToB()) {
+    plan.writes.push_back({harness::RefCoinKey(e.outpoint), e.coin ? std::optional(harness::RefCoinValue(*e.coin)) : std::nullopt});
+  }
+  return plan;
+}
+
+KvMap Plain(const CoinsStore& store) { return harness::DecodeRaw(store.RawContents(), store.obfuscation().key()); }
+
+// A store at the fixture's old state.
+void WriteOldState(CoinsStore& store) { store_fixture::Flush(store, store_fixture::OldState(), BlockA()); }
+
+// Runs the fixture's flush to B, throwing out of it after partial batch `cut` (0: never).
+struct Cut {};
+void FlushToB(CoinsStore& store, size_t cut) {
+  store.after_partial_write = [cut](size_t n) {
+    if (n == cut) throw Cut{};
+  };
+  try {
+    store_fixture::Flush(store, store_fixture::FlushToB(), BlockB());
+  } catch (const Cut&) {
+  }
+  store.after_partial_write = nullptr;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(coins_store_tests)
+
+// VARINT by hand: 7-bit groups, most significant first, each continued group one less than its value.
+BOOST_AUTO_TEST_CASE(varint_known_answers) {
+  BOOST_TEST(VarInt(0) == Bytes({0x00}));
+  BOOST_TEST(VarInt(127) == Bytes({0x7f}));
+  BOOST_TEST(VarInt(128) == Bytes({0x80, 0x00}));    // 128 = (0 + 1) * 128 + 0
+  BOOST_TEST(VarInt(255) == Bytes({0x80, 0x7f}));    // (0 + 1) * 128 + 127
+  BOOST_TEST(VarInt(256) == Bytes({0x81, 0x00}));    // (1 + 1) * 128 + 0
+  BOOST_TEST(VarInt(16511) == Bytes({0xff, 0x7f}));  // (127 + 1) * 128 + 127: the largest two-byte value
+  BOOST_TEST(VarInt(16512) == Bytes({0x80, 0x80, 0x00}));
+  const std::string max = VarInt(std::numeric_limits<uint64_t>::max());
+  BOOST_TEST(max.size() == 10u);
+  RecordReader in(Span(max));
+  BOOST_TEST(in.VarInt() == std::numeric_limits<uint64_t>::max());
+  // One more group than 64 bits hold, and a continued maximum, are corruption.
+  const std::string too_long = Bytes({0x80}) + max;
+  RecordReader long_in(Span(too_long));
+  BOOST_CHECK_THROW(long_in.VarInt(), StoreCorruption);
+  // A continued group after the value already reached 2^64 - 1.
+  std::string continued = max;
+  continued.back() = static_cast<char>(continued.back() | 0x80);
+  continued += Bytes({0x00});
+  RecordReader continued_in(Span(continued));
+  BOOST_CHECK_THROW(continued_in.VarInt(), StoreCorruption);
+  const std::string cut = Bytes({0x80});
+  RecordReader cut_in(Span(cut));
+  BOOST_CHECK_THROW(cut_in.VarInt(), StoreCorruption);
+}
+
+BOOST_AUTO_TEST_CASE(varint_and_amounts_match_reference) {
+  const uint64_t seed = harness::TestSeed(4);
+  BOOST_TEST_MESSAGE("coins_store varint_and_amounts_match_reference: SEED=" << seed);
+  BOOST_TEST_CONTEXT("SEED=" << seed) {
+    harness::Rng rng(seed);
+    for (int i = 0; i < 20000; ++i) {
+      const unsigned bits = static_cast<unsigned>(rng.Below(65));
+      const uint64_t n = bits == 64 ? rng.Next() : rng.Next() & ((uint64_t{1} << bits) - 1);
+      BOOST_TEST_REQUIRE(VarInt(n) == harness::RefVarInt(n), "n=" << n);
+      const std::string enc = VarInt(n);
+      RecordReader in(Span(enc));
+      BOOST_TEST_REQUIRE(in.VarInt() == n);
+      const uint64_t amount = rng.Below(3) == 0 ? rng.Below(1000) * 100'000'000 : rng.Below(kMaxMoney + 1);
+      BOOST_TEST_REQUIRE(CompressAmount(amount) == harness::RefCompressAmount(amount), "amount=" << amount);
+      BOOST_TEST_REQUIRE(DecompressAmount(CompressAmount(amount)) == amount, "amount=" << amount);
+    }
+  }
+}
+
+// Amount compression by hand: x = 1 + 10 (9 n + d - 1) + e, or 1 + 10 (n - 1) + 9 with nine zeros removed.
+BOOST_AUTO_TEST_CASE(amount_known_answers) {
+  BOOST_TEST(CompressAmount(0) == 0u);
+  BOOST_TEST(CompressAmount(1) == 1u);              // n = 0, d = 1, e = 0
+  BOOST_TEST(CompressAmount(10) == 2u);             // e = 1
+  BOOST_TEST(CompressAmount(123) == 1101u);         // n = 12, d = 3: 1 + 10 * 110
+  BOOST_TEST(CompressAmount(100'000'000) == 9u);    // 1 BTC: d = 1, e = 8
+  BOOST_TEST(CompressAmount(5'000'000'000) == 50u);  // 50 BTC: nine zeros off, n = 5: 1 + 40 + 9
+  BOOST_TEST(CompressAmount(kMaxMoney) == 21'000'000u);  // n = 2,100,000: 1 + 20,999,990 + 9
+  BOOST_TEST(DecompressAmount(21'000'000) == static_cast<uint64_t>(kMaxMoney));
+}
+
+BOOST_AUTO_TEST_CASE(coin_records) {
+  Hash256 h;
+  for (size_t i = 0; i < 32; ++i) h.bytes[i] = static_cast<uint8_t>(i + 1);
+  auto script = [&](std::initializer_list<uint8_t> head, size_t n, std::initializer_list<uint8_t> tail) {
+    Script s(head.begin(), head.end());
+    s.insert(s.end(), h.bytes.begin(), h.bytes.begin() + n);
+    s.insert(s.end(), tail.begin(), tail.end());
+    return s;
+  };
+  const std::string h20(h.bytes.begin(), h.bytes.begin() + 20), h32(h.bytes.begin(), h.bytes.end());
+  // Height 100, coinbase: code 201 = VARINT 80 49; 1 BTC compresses to 9; P2PKH becomes 00 + hash.
+  const Coin p2pkh(100'000'000, script({0x76, 0xa9, 20}, 20, {0x88, 0xac}), 100, true);
+  BOOST_TEST(EncodeCoin(p2pkh) == Bytes({0x80, 0x49, 0x09, 0x00}) + h20);
+  const Coin p2sh(1, script({0xa9, 20}, 20, {0x87}), 0, false);
+  BOOST_TEST(EncodeCoin(p2sh) == Bytes({0x00, 0x01, 0x01}) + h20);
+  const Coin p2pk(0, script({33, 0x03}, 32, {0xac}), 1, false);
+  BOOST_TEST(EncodeCoin(p2pk) == Bytes({0x02, 0x00, 0x03}) + h32);
+  // P2WPKH (22 bytes) is stored whole: VARINT(22 + 6) = 1c.
+  const Coin p2wpkh(10, script({0x00, 20}, 20, {}), 3, false);
+  BOOST_TEST(EncodeCoin(p2wpkh) == Bytes({0x06, 0x02, 0x1c, 0x00, 20}) + h20);
+  for (const Coin& c : {p2pkh, p2sh, p2pk, p2wpkh}) {
+    BOOST_TEST((DecodeCoin(Span(EncodeCoin(c))) == c), c.ToString());
+    BOOST_TEST(EncodeCoin(c) == harness::RefCoinValue(c));
+  }
+  // Every coin of the testers' table, against the reference encoder.
+  for (size_t i = 0; i < 62; ++i) {
+    const Coin& c = harness::CoinTable()[i];
+    BOOST_TEST_REQUIRE(EncodeCoin(c) == harness::RefCoinValue(c), "table coin " << i);
+    BOOST_TEST_REQUIRE((DecodeCoin(Span(EncodeCoin(c))) == c), "table coin " << i);
+  }
+  // Keys: 'C', the txid, VARINT(index): 300 = (1 + 1) * 128 + 44 → 81 2c.
+  const OutPoint o{h, 300};
+  BOOST_TEST(CoinKey(o) == "C" + h32 + Bytes({0x81, 0x2c}));
+  BOOST_TEST((DecodeCoinKey(Span(CoinKey(o))) == o));
+  BOOST_CHECK_THROW(DecodeCoinKey(Span("B")), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoinKey(Span(CoinKey(o) + "x")), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoinKey(Span("C" + h32 + VarInt(uint64_t{1} << 32))), StoreCorruption);
+  BOOST_CHECK_THROW(EncodeCoin(Coin{}), std::logic_error);
+  BOOST_CHECK_THROW(EncodeCoin(Coin(kMaxMoney + 1, Script(), 0, false)), std::logic_error);
+  BOOST_CHECK_THROW(EncodeCoin(Coin(-5, Script(1, 0x51), 0, false)), std::logic_error);
+  BOOST_CHECK_THROW(EncodeCoin(Coin(5, Script(1, 0x51), 0x80000000, false)), std::logic_error);
+}
+
+// A template with any one of its fixed bytes changed is stored whole, as the reference encoder says.
+BOOST_AUTO_TEST_CASE(script_template_near_misses) {
+  struct Template {
+    std::vector<uint8_t> bytes;
+    std::vector<uint32_t> fixed;  // positions that make it the template
+  };
+  auto with_body = [](std::vector<uint8_t> head, size_t body, std::vector<uint8_t> tail) {
+    head.insert(head.end(), body, 0x42);
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  const Template templates[] = {
+      {with_body({0x76, 0xa9, 20}, 20, {0x88, 0xac}), {0, 1, 2, 23, 24}},  // P2PKH
+      {with_body({0xa9, 20}, 20, {0x87}), {0, 1, 22}},                       // P2SH
+      {with_body({33, 0x02}, 32, {0xac}), {0, 1, 34}},                       // P2PK, compressed key
+      {with_body({33, 0x03}, 32, {0xac}), {0, 1, 34}},
+  };
+  for (const Template& t : templates) {
+    const Coin whole(1, Script(t.bytes.begin(), t.bytes.end()), 1, false);
+    BOOST_TEST_REQUIRE(EncodeCoin(whole).size() < 3 + t.bytes.size());  // the template itself compresses
+    for (const uint32_t i : t.fixed) {
+      std::vector<uint8_t> miss = t.bytes;
+      miss[i] ^= 0x80;  // not +1, which turns key prefix 0x02 into the other valid one
+      const Coin coin(1, Script(miss.begin(), miss.end()), 1, false);
+      BOOST_TEST_CONTEXT("byte " << i << " of a " << miss.size() << "-byte template changed") {
+        BOOST_TEST(EncodeCoin(coin) == harness::RefCoinValue(coin));
+        BOOST_TEST(EncodeCoin(coin).size() == 3 + miss.size());  // code, amount, length: a byte each
+        BOOST_TEST((DecodeCoin(Span(EncodeCoin(coin))) == coin));
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(corrupt_records_are_clean_errors) {
+  const std::string good = EncodeCoin(harness::CoinTable()[5]);
+  BOOST_CHECK_THROW(DecodeCoin(Span("")), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(good + Bytes({0x00}))), StoreCorruption);  // a trailing byte
+  for (size_t n = 0; n < good.size(); ++n) BOOST_CHECK_THROW(DecodeCoin(Span(good.substr(0, n))), StoreCorruption);
+  // A height code past 32 bits; an amount past MAX_MONEY; a script longer than the record; the form
+  // for uncompressed keys, never written here.
+  BOOST_CHECK_THROW(DecodeCoin(Span(VarInt(uint64_t{1} << 32) + Bytes({0x00, 0x06}))), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00}) + VarInt(harness::RefCompressAmount(kMaxMoney + 1)) + Bytes({0x06}))),
+                    StoreCorruption);
+  // A compressed amount whose decompression overflows 64 bits: not the compression of any amount.
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00}) + VarInt(std::numeric_limits<uint64_t>::max()) + Bytes({0x06}))),
+                    StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00}) + VarInt(1'000'006) + "abc")), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00, 0x04}) + std::string(32, 'x'))), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00, 0x05}) + std::string(32, 'x'))), StoreCorruption);
+  // As Core: a script longer than 10,000 bytes comes back as one OP_RETURN.
+  const Coin overlong = DecodeCoin(Span(Bytes({0x00, 0x00}) + VarInt(10'001 + 6) + std::string(10'001, 'x')));
+  BOOST_TEST((overlong.script == Script(1, kOpReturn)));
+  // Any flipped byte either decodes to some coin or throws StoreCorruption: never anything else.
+  for (size_t i = 0; i < good.size(); ++i) {
+    for (const uint8_t mask : {0x01, 0x40, 0x80, 0xff}) {
+      std::string bad = good;
+      bad[i] = static_cast<char>(bad[i] ^ mask);
+      try {
+        DecodeCoin(Span(bad));
+      } catch (const StoreCorruption&) {
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(impossible_options_are_clear_errors) {
+  MemDisk disk;
+  BOOST_CHECK_THROW(disk.Open(0), std::invalid_argument);
+  CoinsStore::Options no_path;
+  no_path.env = disk.env.get();
+  BOOST_CHECK_THROW(CoinsStore{no_path}, std::invalid_argument);
+  auto store = disk.Open(1);
+  BOOST_CHECK_THROW(store->set_batch_size(0), std::invalid_argument);
+  BOOST_TEST(store->batch_size() == 1u);
+  try {
+    store->set_batch_size(0);
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find("dbbatchsize") != std::string::npos, e.what());
+  }
+  // A flush needs a best block.
+  BOOST_CHECK_THROW(store_fixture::Flush(*store, store_fixture::OldState(), Hash256{}), std::logic_error);
+  BOOST_TEST(Plain(*store).empty());
+  // A directory LevelDB cannot create.
+  CoinsStore::Options bad_dir;
+  bad_dir.path = "/proc/no/such/dir";
+  BOOST_CHECK_THROW(CoinsStore{bad_dir}, StoreError);
+}
+
+// Every batch limit, with and without obfuscation, ends in the same store.
+BOOST_AUTO_TEST_CASE(batch_limit_matrix) {
+  const KvMap expected = PlanToB().Complete(PlainOldState());
+  std::optional<KvMap> raw_with_key;
+  for (const size_t limit : {size_t{1}, size_t{100}, size_t{4096}, size_t{1} << 20, size_t{32} << 20}) {
+    for (const bool obfuscate : {false, true}) {
+      BOOST_TEST_CONTEXT("batch limit " << limit << (obfuscate ? ", obfuscated" : ", plaintext")) {
+        MemDisk disk;
+        auto store = disk.Open(limit, obfuscate ? std::optional(kKey) : std::nullopt);
+        WriteOldState(*store);
+        size_t partial = 0;
+        store->after_partial_write = [&](size_t) { ++partial; };
+        store_fixture::Flush(*store, store_fixture::FlushToB(), BlockB());
+        BOOST_TEST(partial == PlanToB().PartialBatchEnds(limit).size());
+        BOOST_TEST(static_cast<bool>(store->obfuscation()) == obfuscate);
+        BOOST_TEST((Plain(*store) == expected));
+        if (obfuscate) {
+          if (!raw_with_key) raw_with_key = store->RawContents();
+          BOOST_TEST((store->RawContents() == *raw_with_key));  // byte-identical, whatever the limit
+        }
+        BOOST_TEST((store->GetBestBlock() == BlockB()));
+        BOOST_TEST(!store->IsMidFlush());
+      }
+    }
+  }
+  // With the 1-byte limit every entry is a batch of its own; the default limit never splits this flush.
+  BOOST_TEST(PlanToB().PartialBatchEnds(1).size() == PlanToB().writes.size());
+  BOOST_TEST(PlanToB().PartialBatchEnds(CoinsStore::kDefaultBatchSize).empty());
+}
+
+// Every limit from 1 byte to past the largest single batch: a batch is written once its size estimate
+// exceeds the limit (not when it reaches it), so each limit splits exactly where the reference predicts.
+BOOST_AUTO_TEST_CASE(split_exactly_past_the_limit) {
+  const harness::FlushPlan plan = PlanToB();
+  const KvMap expected = plan.Complete(PlainOldState());
+  for (size_t limit = 1; limit <= 700; ++limit) {
+    BOOST_TEST_CONTEXT("batch limit " << limit) {
+      MemDisk disk;
+      auto store = disk.Open(limit, std::nullopt);
+      WriteOldState(*store);
+      size_t partial = 0;
+      store->after_partial_write = [&](size_t) { ++partial; };
+      store_fixture::Flush(*store, store_fixture::FlushToB(), BlockB());
+      BOOST_TEST_REQUIRE(partial == plan.PartialBatchEnds(limit).size());
+      BOOST_TEST_REQUIRE((Plain(*store) == expected));
+    }
+  }
+}
+
+// The fixed flush, cut after each of its partial batches in turn, then run again to completion.
+BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary) {
+  const harness::FlushPlan plan = PlanToB();
+  const KvMap before = PlainOldState();
+  for (const size_t limit : {size_t{1}, size_t{200}}) {
+    const std::vector<size_t> ends = plan.PartialBatchEnds(limit);
+    BOOST_TEST_REQUIRE(ends.size() > 3u);
+    for (size_t cut = 1; cut <= ends.size(); ++cut) {
+      BOOST_TEST_CONTEXT("batch limit " << limit << ", cut after partial batch " << cut) {
+        MemDisk disk;
+        {
+          auto store = disk.Open(limit);
+          WriteOldState(*store);
+          FlushToB(*store, cut);
+        }
+        auto store = disk.Open(limit);
+        BOOST_TEST(store->IsMidFlush());
+        BOOST_TEST((store->GetBestBlock() == Hash256{}));
+        BOOST_TEST((store->GetHeadBlocks() == std::pair(BlockB(), BlockA())));
+        const KvMap state = Plain(*store);
+        BOOST_TEST(plan.IsLegalMidFlush(before, state));
+        BOOST_TEST((state == plan.MidFlush(before, ends[cut - 1])));
+        // Reads in the middle see a mix, by design; a different flush cannot complete this one.
+        BOOST_CHECK_THROW(store_fixture::Flush(*store, store_fixture::FlushToB(), harness::BlockHash(0xc0)), StoreError);
+        FlushToB(*store, 0);
+        BOOST_TEST(!store->IsMidFlush());
+        BOOST_TEST((Plain(*store) == plan.Complete(before)));
+      }
+    }
+  }
+}
+
+// A second interruption must keep the original old tip in 'H', so the store still knows where it came from.
+BOOST_AUTO_TEST_CASE(repeated_interruption_keeps_old_tip) {
+  const harness::FlushPlan plan = PlanToB();
+  const KvMap before = PlainOldState();
+  MemDisk disk;
+  {
+    auto store = disk.Open(1);
+    WriteOldState(*store);
+    FlushToB(*store, 30);
+  }
+  for (const size_t cut : {size_t{5}, size_t{60}}) {
+    auto store = disk.Open(1);
+    FlushToB(*store, cut);
+    store.reset();
+    store = disk.Open(1);
+    BOOST_TEST((store->GetHeadBlocks() == std::pair(BlockB(), BlockA())));
+    BOOST_TEST((Plain(*store) == plan.MidFlush(before, std::max<size_t>(30, cut))));
+  }
+  auto store = disk.Open(1);
+  FlushToB(*store, 0);
+  BOOST_TEST((Plain(*store) == plan.Complete(before)));
+}
+
+// A real process on a real directory dies (_exit) after its k-th partial batch; this process reopens the
+// directory, finds the flush interrupted exactly there, and completes it.
+BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
+  const harness::FlushPlan plan = PlanToB();
+  const KvMap before = PlainOldState();
+  const std::vector<size_t> ends = plan.PartialBatchEnds(1);
+  for (const size_t k : {size_t{1}, size_t{2}, size_t{17}, ends.size() - 1, ends.size()}) {
+    BOOST_TEST_CONTEXT("child dies after partial batch " << k) {
+      TempDir dir;
+      {
+        CoinsStore::Options options;
+        options.path = dir.path;
+        WriteOldState(*std::make_unique<CoinsStore>(options));
+      }
+      const pid_t pid = fork();
+      BOOST_REQUIRE(pid >= 0);
+      if (pid == 0) {
+        const std::string arg = std::to_string(k);
+        execl(STORE_CRASH_CHILD, STORE_CRASH_CHILD, dir.path.c_str(), arg.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      int status = 0;
+      BOOST_REQUIRE(waitpid(pid, &status, 0) == pid);
+      BOOST_TEST_REQUIRE(WIFEXITED(status));
+      BOOST_TEST_REQUIRE(WEXITSTATUS(status) == 0, "the child ended with " << WEXITSTATUS(status));
+      CoinsStore::Options options;
+      options.path = dir.path;
+      CoinsStore store(options);
+      BOOST_TEST(store.IsMidFlush());
+      BOOST_TEST((store.GetHeadBlocks() == std::pair(BlockB(), BlockA())));
+      BOOST_TEST((Plain(store) == plan.MidFlush(before, ends[k - 1])));
+      store_fixture::Flush(store, store_fixture::FlushToB(), BlockB());
+      BOOST_TEST(!store.IsMidFlush());
+      BOOST_TEST((Plain(store) == plan.Complete(before)));
+    }
+  }
+}
+
+// Flipped bytes in a stored coin, a wrong-length best block, head marker or key: clean errors, no crash.
+BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
+  MemDisk disk;
+  const OutPoint o = store_fixture::Outpoint(5);
+  std::string raw;
+  {
+    auto store = disk.Open();
+    WriteOldState(*store);
+    raw = store->RawContents().at(CoinKey(o));
+  }
+  size_t errors = 0, decoded = 0;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    for (const uint8_t mask : {0x01, 0x80, 0xff}) {
+      std::string bad = raw;
+      bad[i] = static_cast<char>(bad[i] ^ mask);
+      disk.Poke(CoinKey(o), bad);
+      auto store = disk.Open();
+      try {
+        store->GetCoin(o);
+        ++decoded;
+      } catch (const StoreCorruption& e) {
+        BOOST_TEST(std::string(e.what()).find(o.ToString()) != std::string::npos, e.what());
+        ++errors;
+      }
+    }
+  }
+  BOOST_TEST(errors > 0u);
+  BOOST_TEST_MESSAGE("flipped coin bytes: " << errors << " clean errors, " << decoded << " decoded to another coin");
+  disk.Poke(CoinKey(o), raw.substr(0, 2));
+  BOOST_CHECK_THROW(disk.Open()->GetCoin(o), StoreCorruption);
+  disk.Poke("B", "short");
+  BOOST_CHECK_THROW(disk.Open()->GetBestBlock(), StoreCorruption);
+  disk.Poke("H", "x");
+  BOOST_CHECK_THROW(disk.Open()->GetHeadBlocks(), StoreCorruption);
+  disk.Poke(std::string("\x0e\x00obfuscate_key", 15), "\x07short");
+  BOOST_CHECK_THROW(disk.Open(), StoreCorruption);
+}
+
+// The key is created only for a new, empty database, stored unobfuscated, and kept on reopen.
+BOOST_AUTO_TEST_CASE(obfuscation_key_life_cycle) {
+  {
+    MemDisk disk;
+    WriteOldState(*disk.Open(CoinsStore::kDefaultBatchSize, std::nullopt));
+    auto reopened = disk.Open();  // asks for a key, but the database is not new
+    BOOST_TEST(!static_cast<bool>(reopened->obfuscation()));
+    BOOST_TEST((reopened->RawContents() == PlainOldState()));  // stored in plaintext
+  }
+  {
+    MemDisk disk;
+    auto store = disk.Open();
+    BOOST_TEST((store->RawContents().at(std::string("\x0e\x00obfuscate_key", 15)) == Bytes({8}) + std::string(kKey.begin(), kKey.end())));
+    WriteOldState(*store);
+    store.reset();
+    const Obfuscation::KeyBytes other{1, 2, 3, 4, 5, 6, 7, 8};
+    store = disk.Open(CoinsStore::kDefaultBatchSize, other);  // the stored key wins
+    BOOST_TEST((store->obfuscation().key() == kKey));
+    BOOST_TEST((Plain(*store) == PlainOldState()));
+    for (const auto& [key, value] : store->RawContents()) {
+      if (key[0] == 'C') BOOST_TEST(value != PlainOldState().at(key));
+    }
+    BOOST_TEST((store->GetCoin(store_fixture::Outpoint(3)) == store_fixture::CoinFor(3)));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(random_simulation) {
+  const uint64_t seed = harness::TestSeed(5);
+  BOOST_TEST_MESSAGE("coins_store random_simulation: SEED=" << seed);
+  BOOST_TEST_CONTEXT("SEED=" << seed) {
+    harness::Rng rng(seed);
+    size_t partial = 0, cuts = 0;
+    for (int run = 0; run < 30; ++run) {
+      Obfuscation::KeyBytes key{};
+      if (run % 3 != 0) {
+        for (auto& b : key) b = static_cast<uint8_t>(rng.Next());
+      }
+      harness::StoreTester tester(key);
+      for (int i = 0; i < 120; ++i) {
+        harness::StoreStep step;
+        step.op = static_cast<harness::StoreOp>(rng.Below(harness::kStoreOpCount));
+        step.outpoint = static_cast<uint8_t>(rng.Below(24));
+        step.coin = static_cast<uint8_t>(rng.Next());
+        step.block = static_cast<uint8_t>(rng.Below(4));
+        step.batch_limit = static_cast<uint32_t>(1) << rng.Below(12);
+        step.cut = static_cast<uint8_t>(rng.Below(6));
+        step.cut_again = static_cast<uint8_t>(rng.Below(6));
+        tester.Apply(step);
+      }
+      tester.CheckAll();
+      partial += tester.partial_writes();
+      cuts += tester.cuts();
+    }
+    // The run only means something if flushes split and were cut.
+    BOOST_TEST(partial > 100u);
+    BOOST_TEST(cuts > 10u);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
