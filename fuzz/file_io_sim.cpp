@@ -3,7 +3,7 @@
 // cleanup can be missed, it stays in memory (fast), and it is sparse, so offsets above 2^32 cost nothing.
 // The first bytes pick the key; each step is an op code and only the arguments it uses: a length class,
 // a target offset (near the start, the 4 KiB chunk and 64 KiB buffer boundaries, 2^32, or anywhere in
-// the model's windows), a mechanics byte (buffer sizes) and a data seed.
+// the model's windows), a mechanics byte (buffer sizes, data alignment) and a data seed.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "file_tester.h"
@@ -55,8 +55,11 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (
         step.mech = fdp.ConsumeIntegral<uint8_t>();
         break;
       case FileOp::kRead:
-      case FileOp::kIgnore:
       case FileOp::kReaderRead:
+        step.len = ConsumeLength(fdp);
+        step.mech = fdp.ConsumeIntegral<uint8_t>();
+        break;
+      case FileOp::kIgnore:
         step.len = ConsumeLength(fdp);
         break;
       case FileOp::kSeekSet:

@@ -42,8 +42,8 @@ ssize_t EmptyRead(void*, char*, size_t) { return 0; }
 
 struct FileIoTester::Scratch {
   uint8_t plain[kMaxLen];
-  uint8_t copy[kMaxLen];
-  uint8_t got[kMaxLen];
+  alignas(8) uint8_t copy[kMaxLen + 8];  // + 8: room to start the data at any alignment
+  alignas(8) uint8_t got[kMaxLen + 8];
   uint8_t expected[kMaxLen];
   uint8_t disk[FileModel::kWindowSize];
 };
@@ -158,16 +158,16 @@ void FileIoTester::CheckDisk(bool all) {
   model_.ClearDirty();
 }
 
-void FileIoTester::CheckRead(uint64_t at, uint32_t len, size_t got, bool threw) {
+void FileIoTester::CheckRead(const uint8_t* dst, uint64_t at, uint32_t len, size_t got, bool threw) {
   const size_t n = model_.Read(at, {scratch_.expected, len});
   HARNESS_CHECK_EQ(got, n, "bytes the model says exist at ", at);
   HARNESS_CHECK_EQ(threw, n < len, "a read throws exactly when it comes up short (", n, " of ", len, " bytes exist)");
-  const int64_t diff = FirstDifference({scratch_.got, n}, {scratch_.expected, n});
-  HARNESS_CHECK(diff < 0, "read at ", at, " differs at +", diff, "\n    subject: ", Hex({scratch_.got + diff, n - diff}),
+  const int64_t diff = FirstDifference({dst, n}, {scratch_.expected, n});
+  HARNESS_CHECK(diff < 0, "read at ", at, " differs at +", diff, "\n    subject: ", Hex({dst + diff, n - diff}),
                 "\n    model:   ", Hex({scratch_.expected + diff, n - diff}));
-  const uint8_t* tail = std::find_if(scratch_.got + n, scratch_.got + len, [](uint8_t b) { return b != kSentinel; });
-  HARNESS_CHECK(tail == scratch_.got + len, "a short read changed the destination past the ", n,
-                " bytes read, at +", tail - scratch_.got);
+  const uint8_t* tail = std::find_if(dst + n, dst + len, [](uint8_t b) { return b != kSentinel; });
+  HARNESS_CHECK(tail == dst + len, "a short read changed the destination past the ", n, " bytes read, at +",
+                tail - dst);
 }
 
 void FileIoTester::ApplyUnknownPosition() {
@@ -214,19 +214,20 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       if (!has_file || FileModel::WindowOf(position_, step.len) < 0) return false;
       log_.Add(step);
       const auto data = Plain(step.seed, step.len);
-      std::memcpy(scratch_.copy, data.data(), data.size());
+      const std::span<uint8_t> src(scratch_.copy + (step.mech >> 3) % 8, data.size());  // any alignment
+      std::copy(data.begin(), data.end(), src.begin());
       if (op == FileOp::kWriteConsume) {
         FlushWriterForDirectUse();
-        file_->WriteConsume({scratch_.copy, data.size()});
+        file_->WriteConsume(src);
       } else {
         if (op == FileOp::kWrite) {
           FlushWriterForDirectUse();
-          file_->Write({scratch_.copy, data.size()});
+          file_->Write(src);
         } else {
           if (!writer_) writer_.emplace(*file_, kBufferSizes[step.mech % kBufferSizes.size()]);
-          writer_->Write({scratch_.copy, data.size()});
+          writer_->Write(src);
         }
-        const int64_t at = FirstDifference(data, {scratch_.copy, data.size()});
+        const int64_t at = FirstDifference(data, src);
         HARNESS_CHECK(at < 0, "the write changed the caller's data at +", at);
       }
       model_.Write(position_, data);
@@ -280,14 +281,15 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       const uint64_t available = model_.Available(position_, step.len);
       if (FileModel::WindowOf(position_, available) < 0) return false;
       log_.Add(step);
-      std::memset(scratch_.got, kSentinel, step.len);
+      const std::span<uint8_t> dst(scratch_.got + step.mech % 8, step.len);  // any alignment
+      std::fill(dst.begin(), dst.end(), kSentinel);
       bool threw = false;
       try {
         if (op == FileOp::kReaderRead) {
-          reader_->Read({scratch_.got, step.len});
+          reader_->Read(dst);
         } else {
           FlushWriterForDirectUse();
-          if (op == FileOp::kRead) file_->Read({scratch_.got, step.len});
+          if (op == FileOp::kRead) file_->Read(dst);
           if (op == FileOp::kIgnore) file_->Ignore(step.len);
         }
       } catch (const IoError&) {
@@ -296,7 +298,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       if (op == FileOp::kIgnore) {
         HARNESS_CHECK_EQ(threw, available < step.len, "ignore throws exactly when it comes up short");
       } else {
-        CheckRead(position_, step.len, static_cast<size_t>(available), threw);
+        CheckRead(dst.data(), position_, step.len, static_cast<size_t>(available), threw);
       }
       position_ += available;
       break;

@@ -52,7 +52,7 @@ struct FileStep {
   FileOp op{};
   uint32_t len = 0;     // bytes to write, read or ignore
   uint64_t target = 0;  // absolute offset for seeks and reopen; kept inside a model window
-  uint8_t mech = 0;     // mechanics: buffer size index for writers and readers
+  uint8_t mech = 0;     // mechanics: buffer size index for writers and readers, data alignment
   uint32_t seed = 0;    // plaintext bytes are derived from it
   std::string ToString() const;
 };
@@ -80,7 +80,7 @@ class FileIoTester {
   bool ApplyStep(const FileStep& step);
   void CheckPosition() const;
   void CheckDisk(bool all);
-  void CheckRead(uint64_t at, uint32_t len, size_t got, bool threw);
+  void CheckRead(const uint8_t* dst, uint64_t at, uint32_t len, size_t got, bool threw);
   std::span<const uint8_t> Plain(uint32_t seed, uint32_t len);
   void FlushWriterForDirectUse();
   void DropWriter();

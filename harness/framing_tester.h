@@ -40,7 +40,7 @@ struct FramingCase {
     uint32_t where = 0;
     uint8_t value = 0;
   };
-  static constexpr uint32_t kMaxPayload = 5000;
+  static constexpr uint32_t kMaxPayload = 2000;  // past the 600-byte writer buffer, a few SHA-256 blocks
 
   bool undo = false;
   std::array<uint8_t, 8> key{};

@@ -252,6 +252,40 @@ BOOST_AUTO_TEST_CASE(write_keeps_caller_data) {
   BOOST_TEST(RawBytes(path, 10005, 10000) == raw);
 }
 
+// Every data alignment, file offset residue and short length, through each path that obfuscates.
+BOOST_AUTO_TEST_CASE(any_alignment_and_offset) {
+  TempDir dir;
+  const std::string path = dir.File("aligned");
+  harness::Rng rng(9);
+  alignas(8) uint8_t buf[64 + 8];
+  for (size_t alignment = 0; alignment < 8; ++alignment) {
+    for (uint64_t offset = 0; offset < 16; ++offset) {
+      for (size_t len = 1; len <= 40; len += 3) {
+        BOOST_TEST_CONTEXT("alignment " << alignment << ", offset " << offset << ", length " << len) {
+          const std::vector<uint8_t> data = Bytes(rng, len);
+          const std::span<uint8_t> at(buf + alignment, len);
+          AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+          f.Seek(static_cast<int64_t>(offset), SEEK_SET);
+          std::copy(data.begin(), data.end(), at.begin());
+          f.Write(at);
+          std::copy(data.begin(), data.end(), at.begin());
+          f.WriteConsume(at);
+          f.Flush();
+          std::vector<uint8_t> raw = data;
+          harness::XorRef(raw, kBitKey, offset);
+          std::vector<uint8_t> raw2 = data;
+          harness::XorRef(raw2, kBitKey, offset + len);
+          raw.insert(raw.end(), raw2.begin(), raw2.end());
+          BOOST_TEST(RawBytes(path, offset, 2 * len) == raw);
+          f.Seek(static_cast<int64_t>(offset + len), SEEK_SET);
+          f.Read(at);
+          BOOST_TEST(std::equal(at.begin(), at.end(), data.begin(), data.end()));
+        }
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(buffered_writer_one_write_per_full_buffer) {
   for (const size_t size : {size_t{1} << 16, size_t{1000}, size_t{7}}) {
     BOOST_TEST_CONTEXT("buffer size " << size) {
