@@ -11,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -113,6 +115,46 @@ struct CountingSink {
     std::FILE* f = fopencookie(this, "w", io);
     BOOST_REQUIRE(f != nullptr);
     setvbuf(f, nullptr, _IONBF, 0);
+    return f;
+  }
+};
+
+// A FILE* over a 100-byte stream of zeros (fopencookie) whose reads fail on demand and whose seeks fail
+// after a given number of successful calls: read errors and seek failures that real files rarely show.
+struct FaultyStream {
+  int64_t offset = 0;
+  int seeks_left = 1000;
+  bool fail_reads = false;
+
+  std::FILE* Open() {
+    cookie_io_functions_t io{};
+    io.read = [](void* self, char* data, size_t n) -> ssize_t {
+      auto& s = *static_cast<FaultyStream*>(self);
+      if (s.fail_reads) {
+        errno = EIO;
+        return -1;
+      }
+      const size_t got = std::min<size_t>(n, s.offset < 100 ? static_cast<size_t>(100 - s.offset) : 0);
+      std::memset(data, 0, got);
+      s.offset += static_cast<int64_t>(got);
+      return static_cast<ssize_t>(got);
+    };
+    io.write = [](void* self, const char*, size_t n) -> ssize_t {
+      static_cast<FaultyStream*>(self)->offset += static_cast<int64_t>(n);
+      return static_cast<ssize_t>(n);
+    };
+    io.seek = [](void* self, off64_t* at, int whence) -> int {
+      auto& s = *static_cast<FaultyStream*>(self);
+      if (s.seeks_left-- <= 0) {
+        errno = EIO;
+        return -1;
+      }
+      s.offset = (whence == SEEK_SET ? 0 : whence == SEEK_CUR ? s.offset : 100) + *at;
+      *at = s.offset;
+      return 0;
+    };
+    std::FILE* f = fopencookie(this, "r+", io);
+    BOOST_REQUIRE(f != nullptr);
     return f;
   }
 };
@@ -563,6 +605,53 @@ BOOST_AUTO_TEST_CASE(unknown_position) {
   BOOST_TEST(!plain_in.Position());
 }
 
+BOOST_AUTO_TEST_CASE(read_errors_and_seek_failures) {
+  std::vector<uint8_t> buf(4, 0xa5);
+  {
+    FaultyStream s;
+    s.fail_reads = true;
+    AutoFile f(s.Open());
+    BOOST_CHECK_EXCEPTION(f.Read(buf), IoError,
+                          [](const IoError& e) { return std::string(e.what()).find("fread failed") != std::string::npos; });
+    BOOST_TEST(f.Position() == std::optional<uint64_t>(0));
+  }
+  {
+    FaultyStream s;
+    s.seeks_left = 1;  // the ftell when wrapped
+    AutoFile f(s.Open());
+    BOOST_REQUIRE(f.Position() == std::optional<uint64_t>(0));
+    f.Read(buf);
+    BOOST_CHECK_THROW(f.Write(buf), IoError);  // switching from reading to writing needs a seek
+    BOOST_CHECK_THROW(f.Size(), IoError);      // the seek to the end fails
+  }
+  for (int seeks = 2; seeks <= 3; ++seeks) {
+    FaultyStream s;
+    s.seeks_left = seeks;  // the ftell when wrapped, then the seek to the end; maybe the ftell there
+    AutoFile f(s.Open());
+    BOOST_CHECK_THROW(f.Size(), IoError);  // cannot return to the position
+    BOOST_TEST(!f.Position());
+  }
+}
+
+// With no position (a pipe) and the zero key, buffered writing and reading work and report no position.
+BOOST_AUTO_TEST_CASE(buffered_on_a_pipe) {
+  int fds[2];
+  BOOST_REQUIRE(pipe(fds) == 0);
+  AutoFile out(fdopen(fds[1], "wb"));
+  const std::vector<uint8_t> data{1, 2, 3, 4, 5};
+  {
+    BufferedWriter w(out, 2);
+    w.Write(data);
+    BOOST_TEST(!w.Position());
+  }
+  out.Close();
+  BufferedReader r(AutoFile(fdopen(fds[0], "rb")), 3);
+  std::vector<uint8_t> got(5);
+  r.Read(got);
+  BOOST_TEST(got == data, boost::test_tools::per_element());
+  BOOST_TEST(!r.Position());
+}
+
 BOOST_AUTO_TEST_CASE(closed_file_throws) {
   AutoFile f(nullptr);
   BOOST_TEST(!f.IsOpen());
@@ -630,6 +719,16 @@ BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
     // Not closed explicitly: the destructor reports the lost data on stderr (it cannot throw).
     AutoFile f = Open("/dev/full", "wb");
     f.Write(small);
+  }
+  {
+    // An obfuscated write that fails at once (unbuffered), then a destructor whose fclose succeeds: the
+    // earlier failure is still reported.
+    std::FILE* raw = std::fopen("/dev/full", "wb");
+    BOOST_REQUIRE(raw != nullptr);
+    setvbuf(raw, nullptr, _IONBF, 0);
+    AutoFile f(raw, Obfuscation(kBitKey));
+    BOOST_CHECK_THROW(f.Write(small), IoError);
+    BOOST_TEST(!f.Position());
   }
 }
 

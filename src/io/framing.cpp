@@ -17,10 +17,15 @@ std::string Hex(std::span<const uint8_t> bytes) {
   return out;
 }
 
+// libcrypto calls return 1 (or a non-null pointer) on success.
+void Require(bool ok) {
+  if (!ok) throw IoError("SHA-256 failed in libcrypto");
+}
+
 const EVP_MD* Sha256() {
   // Fetched once: an implicit fetch on every digest costs more than hashing a small record.
   static const EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  if (md == nullptr) throw IoError("SHA-256 is not available from libcrypto");
+  Require(md != nullptr);
   return md;
 }
 
@@ -86,13 +91,12 @@ Hash256 UndoChecksum(const Hash256& prev_block_hash, std::span<const uint8_t> pa
   Hash256 once;
   Hash256 twice;
   unsigned int n = 0;
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), Sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(ctx.get(), prev_block_hash.data(), prev_block_hash.size()) != 1 ||
-      EVP_DigestUpdate(ctx.get(), payload.data(), payload.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), once.data(), &n) != 1 ||
-      EVP_Digest(once.data(), once.size(), twice.data(), &n, Sha256(), nullptr) != 1) {
-    throw IoError("SHA-256 failed in libcrypto");
-  }
+  Require(ctx != nullptr);
+  Require(EVP_DigestInit_ex(ctx.get(), Sha256(), nullptr) == 1);
+  Require(EVP_DigestUpdate(ctx.get(), prev_block_hash.data(), prev_block_hash.size()) == 1);
+  Require(EVP_DigestUpdate(ctx.get(), payload.data(), payload.size()) == 1);
+  Require(EVP_DigestFinal_ex(ctx.get(), once.data(), &n) == 1);
+  Require(EVP_Digest(once.data(), once.size(), twice.data(), &n, Sha256(), nullptr) == 1);
   return twice;
 }
 
