@@ -19,6 +19,7 @@ constexpr uint8_t kSentinel = 0xa5;
 
 // The offset of the first difference between two equal-length byte ranges, or -1.
 int64_t FirstDifference(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  if (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0) return -1;  // fast path: most calls
   const auto m = std::mismatch(a.begin(), a.end(), b.begin());
   return m.first == a.end() ? -1 : m.first - a.begin();
 }

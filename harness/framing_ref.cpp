@@ -10,12 +10,12 @@ namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // reference code: no coverage feedback for the fuzzer
 
 Hash256 UndoChecksumRef(const Hash256& prev_block_hash, std::span<const uint8_t> payload) {
-  std::vector<uint8_t> message(prev_block_hash.begin(), prev_block_hash.end());
+  std::vector<uint8_t> message(prev_block_hash.bytes.begin(), prev_block_hash.bytes.end());
   message.insert(message.end(), payload.begin(), payload.end());
   Hash256 once;
   Hash256 twice;
-  SHA256(message.data(), message.size(), once.data());
-  SHA256(once.data(), once.size(), twice.data());
+  SHA256(message.data(), message.size(), once.bytes.data());
+  SHA256(once.bytes.data(), once.bytes.size(), twice.bytes.data());
   return twice;
 }
 
@@ -27,7 +27,7 @@ void EncodeRecordRef(std::vector<uint8_t>& out, bool undo, const MessageStart& m
   out.insert(out.end(), payload.begin(), payload.end());
   if (undo) {
     const Hash256 checksum = UndoChecksumRef(prev_block_hash, payload);
-    out.insert(out.end(), checksum.begin(), checksum.end());
+    out.insert(out.end(), checksum.bytes.begin(), checksum.bytes.end());
   }
 }
 
@@ -52,7 +52,7 @@ RecordRef ParseRecordRef(std::span<const uint8_t> file, uint64_t at, bool undo, 
   if (undo) {
     const Hash256 want = UndoChecksumRef(prev_block_hash, file.subspan(r.payload_at, size));
     r.error = FramingError::Kind::kBadChecksum;
-    if (!std::equal(want.begin(), want.end(), file.data() + r.payload_at + size)) return r;
+    if (!std::equal(want.bytes.begin(), want.bytes.end(), file.data() + r.payload_at + size)) return r;
   }
   r.ok = true;
   return r;

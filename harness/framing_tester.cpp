@@ -113,9 +113,9 @@ void CheckReader(const FramingCase& c, std::span<const uint8_t> plain) {
 Hash256 PrevHash(size_t i) {
   Hash256 h;
   Rng rng(0x5eed0000 + i);
-  for (size_t j = 0; j < h.size(); j += 8) {
+  for (size_t j = 0; j < h.bytes.size(); j += 8) {
     const uint64_t word = rng.Next();
-    std::memcpy(h.data() + j, &word, 8);
+    std::memcpy(h.bytes.data() + j, &word, 8);
   }
   return h;
 }

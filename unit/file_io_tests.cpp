@@ -222,14 +222,14 @@ BOOST_AUTO_TEST_CASE(known_answer_records) {
 
   // Undo checksums computed independently with Python's hashlib as sha256(sha256(prev + payload)).
   Hash256 prev;
-  prev.fill(0x11);
+  prev.bytes.fill(0x11);
   const std::vector<uint8_t> abc{'a', 'b', 'c'};
   const Hash256 sum = UndoChecksum(prev, abc);
-  BOOST_TEST(std::vector<uint8_t>(sum.begin(), sum.end()) ==
+  BOOST_TEST(std::vector<uint8_t>(sum.bytes.begin(), sum.bytes.end()) ==
                  FromHex("41dc6804c43ff34e0de117dd10812f89aff060d806161a15b586adcd6214d4f9"),
              boost::test_tools::per_element());
   const Hash256 zero_sum = UndoChecksum(Hash256{}, {});
-  BOOST_TEST(std::vector<uint8_t>(zero_sum.begin(), zero_sum.end()) ==
+  BOOST_TEST(std::vector<uint8_t>(zero_sum.bytes.begin(), zero_sum.bytes.end()) ==
                  FromHex("2b32db6c2c0a6235fb1397e8225ea85e0f0e6e8c7b126d0016ccbde0e667151e"),
              boost::test_tools::per_element());
 
@@ -475,11 +475,11 @@ BOOST_AUTO_TEST_CASE(framing_errors) {
   // An undo record checked against another previous-block hash, or with one payload bit flipped.
   std::vector<uint8_t> good;
   Hash256 prev;
-  prev.fill(0x11);
+  prev.bytes.fill(0x11);
   harness::EncodeRecordRef(good, true, kMagic, prev, std::vector<uint8_t>{'a', 'b', 'c'});
   write_file(good);
   Hash256 other = prev;
-  other[31] ^= 1;
+  other.bytes[31] ^= 1;
   BOOST_TEST((read_error(true, other).kind() == Kind::kBadChecksum));
   good[9] ^= 0x40;
   write_file(good);

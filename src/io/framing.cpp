@@ -93,10 +93,10 @@ Hash256 UndoChecksum(const Hash256& prev_block_hash, std::span<const uint8_t> pa
   unsigned int n = 0;
   Require(ctx != nullptr);
   Require(EVP_DigestInit_ex(ctx.get(), Sha256(), nullptr) == 1);
-  Require(EVP_DigestUpdate(ctx.get(), prev_block_hash.data(), prev_block_hash.size()) == 1);
+  Require(EVP_DigestUpdate(ctx.get(), prev_block_hash.bytes.data(), prev_block_hash.bytes.size()) == 1);
   Require(EVP_DigestUpdate(ctx.get(), payload.data(), payload.size()) == 1);
-  Require(EVP_DigestFinal_ex(ctx.get(), once.data(), &n) == 1);
-  Require(EVP_Digest(once.data(), once.size(), twice.data(), &n, Sha256(), nullptr) == 1);
+  Require(EVP_DigestFinal_ex(ctx.get(), once.bytes.data(), &n) == 1);
+  Require(EVP_Digest(once.bytes.data(), once.bytes.size(), twice.bytes.data(), &n, Sha256(), nullptr) == 1);
   return twice;
 }
 
@@ -110,7 +110,7 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const Hash2
   const Hash256 checksum = UndoChecksum(prev_block_hash, payload);
   WriteHeader(out, magic, payload);
   out.Write(payload);
-  out.Write(checksum);
+  out.Write(checksum.bytes);
 }
 
 void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {
@@ -126,11 +126,11 @@ void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev
   payload.resize(size);
   in.Read(payload);
   Hash256 stored;
-  in.Read(stored);
+  in.Read(stored.bytes);
   const Hash256 expected = UndoChecksum(prev_block_hash, payload);
   if (stored != expected) {
     throw FramingError(FramingError::Kind::kBadChecksum, "undo record at offset " + std::to_string(at) +
-                                                             ": checksum " + Hex(stored) + ", expected " +
-                                                             Hex(expected));
+                                                             ": checksum " + Hex(stored.bytes) + ", expected " +
+                                                             Hex(expected.bytes));
   }
 }

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "coins/outpoint.h"  // Hash256: the project's one 256-bit hash type
 #include "io/buffered.h"
 #include "io/file.h"
 
 using MessageStart = std::array<uint8_t, 4>;
-using Hash256 = std::array<uint8_t, 32>;
 
 inline constexpr size_t kRecordHeaderSize = 8;
 inline constexpr size_t kChecksumSize = 32;
