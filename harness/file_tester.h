@@ -13,6 +13,8 @@
 // is used directly; a writer is destroyed (not flushed) before its file is closed or handed to a reader,
 // so that the destructor's flush is what is tested.
 // Not modelled: failing writes (the unit tests inject ENOSPC and file-size limits), Size().
+//
+// Operations (stable IDs; add new ones at the end): see FileOp.
 #pragma once
 
 #include <array>
