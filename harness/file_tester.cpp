@@ -1,0 +1,352 @@
+#include "file_tester.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "rng.h"
+
+namespace harness {
+HARNESS_NO_FUZZ_COVERAGE_BEGIN  // tester and model: the subject is compiled out of line in src/io/
+namespace {
+
+// Filled into read destinations: bytes a read must not touch keep it.
+constexpr uint8_t kSentinel = 0xa5;
+
+// The offset of the first difference between two equal-length byte ranges, or -1.
+int64_t FirstDifference(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  if (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0) return -1;  // fast path: most calls
+  const auto m = std::mismatch(a.begin(), a.end(), b.begin());
+  return m.first == a.end() ? -1 : m.first - a.begin();
+}
+
+std::string Hex(std::span<const uint8_t> bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const uint8_t b : bytes.first(std::min<size_t>(bytes.size(), 16))) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out + (bytes.size() > 16 ? "..." : "");
+}
+
+// A stream that accepts writes, has nothing to read and cannot seek, so ftell fails: a stand-in for a pipe
+// with no system calls.
+ssize_t SinkWrite(void*, const char*, size_t n) { return static_cast<ssize_t>(n); }
+ssize_t EmptyRead(void*, char*, size_t) { return 0; }
+
+}  // namespace
+
+struct FileIoTester::Scratch {
+  uint8_t plain[kMaxLen];
+  alignas(8) uint8_t copy[kMaxLen + 8];  // + 8: room to start the data at any alignment
+  alignas(8) uint8_t got[kMaxLen + 8];
+  uint8_t expected[kMaxLen];
+  uint8_t disk[FileModel::kWindowSize];
+};
+
+FileIoTester::Scratch& FileIoTester::SharedScratch() {
+  static Scratch scratch;
+  return scratch;
+}
+
+const char* ToString(FileOp op) {
+  switch (op) {
+    case FileOp::kWrite: return "Write";
+    case FileOp::kWriteConsume: return "WriteConsume";
+    case FileOp::kBufferedWrite: return "BufferedWrite";
+    case FileOp::kFlush: return "Flush";
+    case FileOp::kDropWriter: return "DropWriter";
+    case FileOp::kSeekSet: return "SeekSet";
+    case FileOp::kSeekCur: return "SeekCur";
+    case FileOp::kSeekEnd: return "SeekEnd";
+    case FileOp::kSeekBeforeStart: return "SeekBeforeStart";
+    case FileOp::kRead: return "Read";
+    case FileOp::kIgnore: return "Ignore";
+    case FileOp::kReopen: return "Reopen";
+    case FileOp::kReaderOpen: return "ReaderOpen";
+    case FileOp::kReaderRead: return "ReaderRead";
+    case FileOp::kReaderClose: return "ReaderClose";
+    case FileOp::kUnknownPosition: return "UnknownPosition";
+  }
+  return "Unknown";
+}
+
+std::string FileStep::ToString() const {
+  return std::string(harness::ToString(op)) + "(len=" + std::to_string(len) + ", target=" + std::to_string(target) +
+         ", mech=" + std::to_string(mech) + ", seed=" + std::to_string(seed) + ")";
+}
+
+FileIoTester::FileIoTester(const std::array<uint8_t, 8>& key)
+    : model_(key), scratch_(SharedScratch()) {
+  fd_ = memfd_create("file_io_sim", MFD_CLOEXEC);
+  HARNESS_CHECK(fd_ >= 0, "memfd_create failed: ", std::strerror(errno));
+  OpenAt(0);
+}
+
+FileIoTester::~FileIoTester() {
+  writer_.reset();
+  reader_.reset();
+  file_.reset();
+  if (fd_ >= 0) close(fd_);
+}
+
+void FileIoTester::OpenAt(uint64_t offset) {
+  HARNESS_CHECK(lseek(fd_, static_cast<off_t>(offset), SEEK_SET) == static_cast<off_t>(offset), "lseek failed");
+  const int fd = dup(fd_);
+  HARNESS_CHECK(fd >= 0, "dup failed: ", std::strerror(errno));
+  std::FILE* f = fdopen(fd, "r+b");
+  HARNESS_CHECK(f != nullptr, "fdopen failed: ", std::strerror(errno));
+  file_.emplace(f, Obfuscation(model_.key()));
+  position_ = offset;
+}
+
+std::span<const uint8_t> FileIoTester::Plain(uint32_t seed, uint32_t len) {
+  Rng rng(seed);
+  for (uint32_t i = 0; i < len; i += 8) {
+    const uint64_t word = rng.Next();
+    std::memcpy(scratch_.plain + i, &word, std::min<uint32_t>(8, len - i));
+  }
+  return {scratch_.plain, len};
+}
+
+void FileIoTester::FlushWriterForDirectUse() {
+  if (writer_) writer_->Flush();
+}
+
+void FileIoTester::DropWriter() {
+  if (!writer_) return;
+  writer_.reset();  // the destructor's flush, not ours
+  file_->Flush();
+  CheckDisk(false);
+}
+
+void FileIoTester::CheckPosition() const {
+  if (file_) {
+    const uint64_t buffered = writer_ ? writer_->buffered() : 0;
+    HARNESS_CHECK(file_->Position() == std::optional<uint64_t>(position_ - buffered), "file position ",
+                  file_->Position().value_or(UINT64_MAX), ", expected ", position_ - buffered);
+    if (writer_) {
+      HARNESS_CHECK(writer_->Position() == std::optional<uint64_t>(position_), "writer position ",
+                    writer_->Position().value_or(UINT64_MAX), ", expected ", position_);
+    }
+  }
+  if (reader_) {
+    HARNESS_CHECK(reader_->Position() == std::optional<uint64_t>(position_), "reader position ",
+                  reader_->Position().value_or(UINT64_MAX), ", expected ", position_);
+  }
+}
+
+void FileIoTester::CheckDisk(bool all) {
+  struct stat st;
+  HARNESS_CHECK(fstat(fd_, &st) == 0, "fstat failed");
+  HARNESS_CHECK_EQ(static_cast<uint64_t>(st.st_size), model_.size(), "file size on disk");
+  for (int w = 0; w < FileModel::kWindows; ++w) {
+    const FileModel::Range& r = all ? model_.touched(w) : model_.dirty(w);
+    if (r.lo >= r.hi) continue;
+    const size_t n = static_cast<size_t>(r.hi - r.lo);
+    HARNESS_CHECK(pread(fd_, scratch_.disk, n, static_cast<off_t>(r.lo)) == static_cast<ssize_t>(n), "pread failed");
+    const auto want = model_.Raw(w, r.lo, r.hi);
+    const int64_t at = FirstDifference({scratch_.disk, n}, want);
+    HARNESS_CHECK(at < 0, "raw bytes on disk differ from plaintext XOR key at offset ", r.lo + at, " (checked [",
+                  r.lo, ", ", r.hi, "))\n    disk:  ", Hex({scratch_.disk + at, n - at}),
+                  "\n    model: ", Hex(want.subspan(at)));
+  }
+  model_.ClearDirty();
+}
+
+void FileIoTester::CheckRead(const uint8_t* dst, uint64_t at, uint32_t len, size_t got, bool threw) {
+  const size_t n = model_.Read(at, {scratch_.expected, len});
+  HARNESS_CHECK_EQ(got, n, "bytes the model says exist at ", at);
+  HARNESS_CHECK_EQ(threw, n < len, "a read throws exactly when it comes up short (", n, " of ", len, " bytes exist)");
+  const int64_t diff = FirstDifference({dst, n}, {scratch_.expected, n});
+  HARNESS_CHECK(diff < 0, "read at ", at, " differs at +", diff, "\n    subject: ", Hex({dst + diff, n - diff}),
+                "\n    model:   ", Hex({scratch_.expected + diff, n - diff}));
+  const uint8_t* tail = std::find_if(dst + n, dst + len, [](uint8_t b) { return b != kSentinel; });
+  HARNESS_CHECK(tail == dst + len, "a short read changed the destination past the ", n, " bytes read, at +",
+                tail - dst);
+}
+
+void FileIoTester::ApplyUnknownPosition() {
+  cookie_io_functions_t io{};
+  io.write = SinkWrite;
+  io.read = EmptyRead;
+  AutoFile f(fopencookie(nullptr, "r+", io), Obfuscation(model_.key()));
+  HARNESS_CHECK(!f.Position(), "a stream without seek has an unknown position");
+  const bool on = static_cast<bool>(f.obfuscation());
+  uint8_t bytes[3] = {1, 2, 3};
+  bool threw = false;
+  try {
+    f.Write(bytes);
+  } catch (const IoError&) {
+    threw = true;
+  }
+  HARNESS_CHECK_EQ(threw, on, "a write at an unknown position throws exactly when obfuscation is on");
+  try {
+    f.Read(bytes);
+    HARNESS_CHECK(false, "a read from an empty stream succeeded");
+  } catch (const IoError&) {
+  }
+  HARNESS_CHECK(bytes[0] == 1 && bytes[1] == 2 && bytes[2] == 3, "a failed read changed the destination");
+  f.Close();
+}
+
+bool FileIoTester::Apply(FileStep step) {
+  try {
+    if (!ApplyStep(step)) return false;
+  } catch (const IoError& e) {
+    HARNESS_CHECK(false, "unexpected IoError: ", e.what());
+  }
+  CheckPosition();
+  return true;
+}
+
+bool FileIoTester::ApplyStep(const FileStep& step) {
+  const bool has_file = file_.has_value();
+  const FileOp op = step.op;
+  switch (op) {
+    case FileOp::kWrite:
+    case FileOp::kWriteConsume:
+    case FileOp::kBufferedWrite: {
+      if (!has_file || FileModel::WindowOf(position_, step.len) < 0) return false;
+      log_.Add(step);
+      const auto data = Plain(step.seed, step.len);
+      const std::span<uint8_t> src(scratch_.copy + (step.mech >> 3) % 8, data.size());  // any alignment
+      std::copy(data.begin(), data.end(), src.begin());
+      if (op == FileOp::kWriteConsume) {
+        FlushWriterForDirectUse();
+        file_->WriteConsume(src);
+      } else {
+        if (op == FileOp::kWrite) {
+          FlushWriterForDirectUse();
+          file_->Write(src);
+        } else {
+          if (!writer_) writer_.emplace(*file_, kBufferSizes[step.mech % kBufferSizes.size()]);
+          writer_->Write(src);
+        }
+        const int64_t at = FirstDifference(data, src);
+        HARNESS_CHECK(at < 0, "the write changed the caller's data at +", at);
+      }
+      model_.Write(position_, data);
+      position_ += step.len;
+      break;
+    }
+    case FileOp::kFlush:
+      if (!has_file) return false;
+      log_.Add(step);
+      FlushWriterForDirectUse();
+      file_->Flush();
+      CheckDisk(false);
+      break;
+    case FileOp::kDropWriter:
+      if (!writer_) return false;
+      log_.Add(step);
+      DropWriter();
+      break;
+    case FileOp::kSeekSet:
+    case FileOp::kSeekCur:
+    case FileOp::kSeekEnd: {
+      if (!has_file || FileModel::WindowOf(step.target, 0) < 0) return false;
+      log_.Add(step);
+      FlushWriterForDirectUse();
+      const int64_t target = static_cast<int64_t>(step.target);
+      if (op == FileOp::kSeekSet) file_->Seek(target, SEEK_SET);
+      if (op == FileOp::kSeekCur) file_->Seek(target - static_cast<int64_t>(position_), SEEK_CUR);
+      if (op == FileOp::kSeekEnd) file_->Seek(target - static_cast<int64_t>(model_.size()), SEEK_END);
+      position_ = step.target;
+      break;
+    }
+    case FileOp::kSeekBeforeStart: {
+      if (!has_file) return false;
+      log_.Add(step);
+      FlushWriterForDirectUse();
+      const int64_t before = 1 + step.len % 64;
+      bool threw = false;
+      try {
+        if (step.mech % 2 == 0) file_->Seek(-before, SEEK_SET);
+        if (step.mech % 2 == 1) file_->Seek(-static_cast<int64_t>(position_) - before, SEEK_CUR);
+      } catch (const IoError&) {
+        threw = true;
+      }
+      HARNESS_CHECK(threw, "a seek before offset 0 succeeded");
+      break;
+    }
+    case FileOp::kRead:
+    case FileOp::kIgnore:
+    case FileOp::kReaderRead: {
+      if ((op == FileOp::kReaderRead) != reader_.has_value() || (op != FileOp::kReaderRead && !has_file)) return false;
+      const uint64_t available = model_.Available(position_, step.len);
+      if (FileModel::WindowOf(position_, available) < 0) return false;
+      log_.Add(step);
+      const std::span<uint8_t> dst(scratch_.got + step.mech % 8, step.len);  // any alignment
+      std::fill(dst.begin(), dst.end(), kSentinel);
+      bool threw = false;
+      try {
+        if (op == FileOp::kReaderRead) {
+          reader_->Read(dst);
+        } else {
+          FlushWriterForDirectUse();
+          if (op == FileOp::kRead) file_->Read(dst);
+          if (op == FileOp::kIgnore) file_->Ignore(step.len);
+        }
+      } catch (const IoError&) {
+        threw = true;
+      }
+      if (op == FileOp::kIgnore) {
+        HARNESS_CHECK_EQ(threw, available < step.len, "ignore throws exactly when it comes up short");
+      } else {
+        CheckRead(dst.data(), position_, step.len, static_cast<size_t>(available), threw);
+      }
+      position_ += available;
+      break;
+    }
+    case FileOp::kReopen:
+      if (!has_file || FileModel::WindowOf(step.target, 0) < 0) return false;
+      log_.Add(step);
+      DropWriter();
+      file_->Close();
+      file_.reset();
+      CheckDisk(false);
+      OpenAt(step.target);
+      break;
+    case FileOp::kReaderOpen:
+      if (!has_file) return false;
+      log_.Add(step);
+      DropWriter();
+      reader_.emplace(std::move(*file_), kBufferSizes[step.mech % kBufferSizes.size()]);
+      file_.reset();
+      break;
+    case FileOp::kReaderClose:
+      if (!reader_) return false;
+      log_.Add(step);
+      reader_.reset();
+      OpenAt(position_);
+      break;
+    case FileOp::kUnknownPosition:
+      log_.Add(step);
+      ApplyUnknownPosition();
+      break;
+  }
+  return true;
+}
+
+void FileIoTester::Finish() {
+  try {
+    if (file_) {
+      DropWriter();
+      file_->Close();
+      file_.reset();
+    }
+  } catch (const IoError& e) {
+    HARNESS_CHECK(false, "unexpected IoError: ", e.what());
+  }
+  reader_.reset();
+  CheckDisk(true);
+}
+
+HARNESS_NO_FUZZ_COVERAGE_END
+}  // namespace harness

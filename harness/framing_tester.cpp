@@ -1,0 +1,187 @@
+#include "framing_tester.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "check.h"
+#include "io/buffered.h"
+#include "io/file.h"
+#include "obfuscation_ref.h"
+#include "rng.h"
+#include "framing_ref.h"
+
+namespace harness {
+HARNESS_NO_FUZZ_COVERAGE_BEGIN  // tester and reference: the subject is compiled out of line in src/io/
+namespace {
+
+constexpr MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};  // Bitcoin mainnet's message start
+// The writer's buffer sizes: odd, a header, a typical record, the default (one-byte buffers are
+// file_io_sim's: here they cost a write call per byte and cut the exec rate in half).
+constexpr std::array<size_t, 4> kWriterSizes{13, 8, 600, BufferedWriter::kDefaultSize};
+
+void Payload(std::vector<uint8_t>& out, uint32_t size, uint32_t seed) {
+  out.resize(size);
+  Rng rng(seed);
+  for (uint32_t i = 0; i < size; i += 8) {
+    const uint64_t word = rng.Next();
+    std::memcpy(out.data() + i, &word, std::min<uint32_t>(8, size - i));
+  }
+}
+
+std::string Hex(std::span<const uint8_t> bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const uint8_t b : bytes) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+struct CaseTrace {
+  const FramingCase* c;
+  std::string ToString() const { return c->ToString(); }
+};
+
+uint8_t NonZero(uint8_t v) { return v != 0 ? v : 1; }
+
+// The file as the subject's writer lays it out: the filler, then the uncorrupted records.
+void CheckWriter(const FramingCase& c, std::span<const uint8_t> filler, std::span<const uint8_t> expected_plain) {
+  std::vector<uint8_t> out(expected_plain.size() + 1);  // + 1: room for the NUL fmemopen may append
+  AutoFile file(fmemopen(out.data(), out.size(), "w+b"), Obfuscation(c.key));
+  HARNESS_CHECK(file.IsOpen(), "fmemopen failed");
+  file.Write(filler);
+  {
+    BufferedWriter writer(file, kWriterSizes[c.mech % kWriterSizes.size()]);
+    std::vector<uint8_t> payload;
+    for (size_t i = 0; i < c.records.size(); ++i) {
+      Payload(payload, c.records[i].size, c.records[i].seed);
+      if (c.undo) {
+        WriteUndoRecord(writer, kMagic, PrevHash(i), payload);
+      } else {
+        WriteBlockRecord(writer, kMagic, payload);
+      }
+    }
+  }
+  HARNESS_CHECK_EQ(file.Position().value_or(0), expected_plain.size(), "position after writing the records");
+  file.Close();
+  std::vector<uint8_t> expected(expected_plain.begin(), expected_plain.end());
+  XorRef(expected, c.key, 0);
+  const auto diff = std::mismatch(expected.begin(), expected.end(), out.begin());
+  HARNESS_CHECK(diff.first == expected.end(), "written file differs from the reference encoding at offset ",
+                diff.first - expected.begin());
+}
+
+void CheckReader(const FramingCase& c, std::span<const uint8_t> plain) {
+  std::vector<uint8_t> file(plain.begin(), plain.end());
+  XorRef(file, c.key, 0);
+  AutoFile in(fmemopen(file.data(), file.size(), "rb"), Obfuscation(c.key));
+  HARNESS_CHECK(in.IsOpen(), "fmemopen failed");
+  in.Seek(c.prefix, SEEK_SET);
+  uint64_t at = c.prefix;
+  for (size_t i = 0; at < plain.size(); ++i) {
+    const RecordRef ref = ParseRecordRef(plain, at, c.undo, kMagic, PrevHash(i), c.max_size);
+    std::vector<uint8_t> payload;
+    try {
+      if (c.undo) {
+        ReadUndoRecord(in, kMagic, PrevHash(i), payload, c.max_size);
+      } else {
+        ReadBlockRecord(in, kMagic, payload, c.max_size);
+      }
+    } catch (const FramingError& e) {
+      HARNESS_CHECK(!ref.ok, "record ", i, " at ", at, ": the subject rejected a valid record: ", e.what());
+      HARNESS_CHECK(e.kind() == ref.error, "record ", i, " at ", at, ": error '", ToString(e.kind()),
+                    "', the reference says '", ToString(ref.error), "' (", e.what(), ")");
+      if (e.kind() != FramingError::Kind::kBadChecksum) {
+        HARNESS_CHECK_EQ(payload.capacity(), size_t{0}, "record ", i, ": memory allocated for a rejected header");
+      }
+      return;
+    }
+    HARNESS_CHECK(ref.ok, "record ", i, " at ", at, ": the subject accepted a record the reference rejects as '",
+                  ToString(ref.error), "'");
+    const auto want = plain.subspan(ref.payload_at, ref.size);
+    HARNESS_CHECK(std::equal(payload.begin(), payload.end(), want.begin(), want.end()), "record ", i,
+                  ": payload differs\n    subject:   ", Hex(payload), "\n    reference: ", Hex(want));
+    HARNESS_CHECK_EQ(in.Position().value_or(0), ref.end, "record ", i, ": position after the record");
+    at = ref.end;
+  }
+}
+
+}  // namespace
+
+Hash256 PrevHash(size_t i) {
+  Hash256 h;
+  Rng rng(0x5eed0000 + i);
+  for (size_t j = 0; j < h.bytes.size(); j += 8) {
+    const uint64_t word = rng.Next();
+    std::memcpy(h.bytes.data() + j, &word, 8);
+  }
+  return h;
+}
+
+uint32_t SizeValue(uint32_t where, uint32_t size) {
+  switch (where % 6) {
+    case 0: return size + 1 + where / 6 % 64;  // past the payload: the next record's bytes, or the end
+    case 1: return size > where / 6 % 64 ? size - 1 - where / 6 % 64 : 0;  // short of it
+    case 2: return kMaxRecordSize;
+    case 3: return kMaxRecordSize + 1;
+    case 4: return UINT32_MAX;
+    default: return where;
+  }
+}
+
+std::string FramingCase::ToString() const {
+  std::string out = std::string(undo ? "Undo" : "Block") + "File(key=" + Hex(key) +
+                    ", max_size=" + std::to_string(max_size) + ", prefix=" + std::to_string(prefix) +
+                    ", truncate=" + std::to_string(truncate) + ", mech=" + std::to_string(mech);
+  if (raw) return out + ", raw=" + Hex(raw_bytes) + ")";
+  out += ", records=[";
+  for (size_t i = 0; i < records.size(); ++i) {
+    const Record& r = records[i];
+    out += (i ? " " : "") + std::to_string(r.size) + "/" + std::to_string(r.seed);
+    if (r.corruption != Corruption::kNone) {
+      out += "/c" + std::to_string(static_cast<int>(r.corruption)) + ":" + std::to_string(r.where) + ":" +
+             std::to_string(r.value);
+    }
+  }
+  return out + "])";
+}
+
+void CheckFramingCase(const FramingCase& c) {
+  OpLog<CaseTrace> log;  // the case by reference: copying its vectors into the log cost 10% of an input
+  log.Add(CaseTrace{&c});
+  std::vector<uint8_t> plain(c.prefix);
+  for (size_t i = 0; i < plain.size(); ++i) plain[i] = static_cast<uint8_t>(i * 37 + 11);
+  try {
+    if (c.raw) {
+      plain.insert(plain.end(), c.raw_bytes.begin(), c.raw_bytes.end());
+    } else {
+      std::vector<uint8_t> clean = plain;
+      std::vector<uint8_t> payload;
+      for (size_t i = 0; i < c.records.size(); ++i) {
+        const FramingCase::Record& r = c.records[i];
+        HARNESS_CHECK(r.size <= FramingCase::kMaxPayload, "malformed case");
+        Payload(payload, r.size, r.seed);
+        EncodeRecordRef(clean, c.undo, kMagic, PrevHash(i), payload);
+        const size_t at = plain.size();
+        EncodeRecordRef(plain, c.undo, kMagic, PrevHash(r.corruption == Corruption::kWrongPrev ? i + 1 : i), payload);
+        const size_t body = r.size + (c.undo ? kChecksumSize : 0);
+        if (r.corruption == Corruption::kFlipByte && body > 0) plain[at + 8 + r.where % body] ^= NonZero(r.value);
+        if (r.corruption == Corruption::kMagic) plain[at + r.where % 4] ^= NonZero(r.value);
+        if (r.corruption == Corruption::kSize) {
+          const uint32_t v = SizeValue(r.where, r.size);
+          for (int b = 0; b < 4; ++b) plain[at + 4 + b] = static_cast<uint8_t>(v >> (8 * b));
+        }
+      }
+      CheckWriter(c, std::span(plain).first(c.prefix), clean);
+    }
+    plain.resize(plain.size() - std::min<size_t>(c.truncate, plain.size()));
+    if (plain.size() > c.prefix) CheckReader(c, plain);
+  } catch (const IoError& e) {
+    HARNESS_CHECK(false, "unexpected IoError: ", e.what());
+  }
+}
+
+HARNESS_NO_FUZZ_COVERAGE_END
+}  // namespace harness

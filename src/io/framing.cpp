@@ -1,0 +1,136 @@
+#include "io/framing.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace {
+
+std::string Hex(std::span<const uint8_t> bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const uint8_t b : bytes) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+// libcrypto calls return 1 (or a non-null pointer) on success.
+void Require(bool ok) {
+  if (!ok) throw IoError("SHA-256 failed in libcrypto");
+}
+
+const EVP_MD* Sha256() {
+  // Fetched once: an implicit fetch on every digest costs more than hashing a small record.
+  static const EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  Require(md != nullptr);
+  return md;
+}
+
+void WriteHeader(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload) {
+  if (payload.size() > kMaxRecordSize) {
+    throw FramingError(FramingError::Kind::kTooLarge, "record payload of " + std::to_string(payload.size()) +
+                                                          " bytes exceeds the limit of " +
+                                                          std::to_string(kMaxRecordSize));
+  }
+  const uint32_t size = static_cast<uint32_t>(payload.size());
+  uint8_t header[kRecordHeaderSize];
+  std::copy(magic.begin(), magic.end(), header);
+  for (int i = 0; i < 4; ++i) header[4 + i] = static_cast<uint8_t>(size >> (8 * i));
+  out.Write(header);
+}
+
+// Reads and checks the header of the record at the file's position; `trailer` is what follows the
+// payload (the undo checksum). Returns the payload size, which the file is known to hold.
+uint32_t ReadHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size, size_t trailer) {
+  const auto file_size = in.Size();
+  if (!file_size) throw IoError("record read: the file's size (or position) is unknown");
+  const uint64_t at = *in.Position();
+  const std::string where = "record at offset " + std::to_string(at) + ": ";
+  const uint64_t remaining = *file_size > at ? *file_size - at : 0;
+  if (remaining < kRecordHeaderSize) {
+    throw FramingError(FramingError::Kind::kTruncated,
+                       where + "the file ends after " + std::to_string(remaining) + " of 8 header bytes");
+  }
+  uint8_t header[kRecordHeaderSize];
+  in.Read(header);
+  if (!std::equal(magic.begin(), magic.end(), header)) {
+    throw FramingError(FramingError::Kind::kBadMagic,
+                       where + "magic " + Hex(std::span(header, 4)) + ", expected " + Hex(magic));
+  }
+  uint32_t size = 0;
+  for (int i = 0; i < 4; ++i) size |= uint32_t{header[4 + i]} << (8 * i);
+  if (size > max_size) {
+    throw FramingError(FramingError::Kind::kTooLarge,
+                       where + "size " + std::to_string(size) + " exceeds the limit of " + std::to_string(max_size));
+  }
+  if (remaining - kRecordHeaderSize < uint64_t{size} + trailer) {
+    throw FramingError(FramingError::Kind::kTruncated,
+                       where + "size " + std::to_string(size) + (trailer ? " plus checksum" : "") + ", but only " +
+                           std::to_string(remaining - kRecordHeaderSize) + " bytes follow the header");
+  }
+  return size;
+}
+
+}  // namespace
+
+const char* ToString(FramingError::Kind kind) {
+  switch (kind) {
+    case FramingError::Kind::kTruncated: return "truncated";
+    case FramingError::Kind::kBadMagic: return "bad magic";
+    case FramingError::Kind::kTooLarge: return "too large";
+    case FramingError::Kind::kBadChecksum: return "bad checksum";
+  }
+  return "unknown";
+}
+
+Hash256 UndoChecksum(const Hash256& prev_block_hash, std::span<const uint8_t> payload) {
+  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  Hash256 once;
+  Hash256 twice;
+  unsigned int n = 0;
+  Require(ctx != nullptr);
+  Require(EVP_DigestInit_ex(ctx.get(), Sha256(), nullptr) == 1);
+  Require(EVP_DigestUpdate(ctx.get(), prev_block_hash.bytes.data(), prev_block_hash.bytes.size()) == 1);
+  Require(EVP_DigestUpdate(ctx.get(), payload.data(), payload.size()) == 1);
+  Require(EVP_DigestFinal_ex(ctx.get(), once.bytes.data(), &n) == 1);
+  Require(EVP_Digest(once.bytes.data(), once.bytes.size(), twice.bytes.data(), &n, Sha256(), nullptr) == 1);
+  return twice;
+}
+
+void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload) {
+  WriteHeader(out, magic, payload);
+  out.Write(payload);
+}
+
+void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const Hash256& prev_block_hash,
+                     std::span<const uint8_t> payload) {
+  const Hash256 checksum = UndoChecksum(prev_block_hash, payload);
+  WriteHeader(out, magic, payload);
+  out.Write(payload);
+  out.Write(checksum.bytes);
+}
+
+void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {
+  const uint32_t size = ReadHeader(in, magic, max_size, 0);
+  payload.resize(size);
+  in.Read(payload);
+}
+
+void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev_block_hash,
+                    std::vector<uint8_t>& payload, uint32_t max_size) {
+  const uint64_t at = in.Position().value_or(0);
+  const uint32_t size = ReadHeader(in, magic, max_size, kChecksumSize);
+  payload.resize(size);
+  in.Read(payload);
+  Hash256 stored;
+  in.Read(stored.bytes);
+  const Hash256 expected = UndoChecksum(prev_block_hash, payload);
+  if (stored != expected) {
+    throw FramingError(FramingError::Kind::kBadChecksum, "undo record at offset " + std::to_string(at) +
+                                                             ": checksum " + Hex(stored.bytes) + ", expected " +
+                                                             Hex(expected.bytes));
+  }
+}

@@ -1,0 +1,867 @@
+// File I/O and block/undo framing (SPEC §3): known-answer files worked out by hand, record round trips
+// with a printed, settable seed, the writer's one write call per full buffer, the reader at end of file
+// and in step after read-ahead, unknown positions, fault injection (a full disk, a file-size limit, short
+// reads), framing errors, and seeded random runs of the FileIoTester and FramingCase properties.
+// Real files live in a fresh directory under $TMPDIR (or /tmp), removed when each test ends.
+#include <boost/test/unit_test.hpp>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "file_tester.h"
+#include "framing_ref.h"
+#include "framing_tester.h"
+#include "io/buffered.h"
+#include "io/file.h"
+#include "io/framing.h"
+#include "obfuscation_ref.h"
+#include "rng.h"
+
+// Positions are compared as optionals; a mismatch prints the test expression.
+BOOST_TEST_DONT_PRINT_LOG_VALUE(std::optional<uint64_t>)
+
+namespace {
+
+// One bit per key byte, so each raw byte shows which key byte hit it.
+constexpr Obfuscation::KeyBytes kBitKey{0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
+constexpr MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
+constexpr uint64_t k4GiB = uint64_t{1} << 32;
+
+// A fresh directory under $TMPDIR or /tmp, removed with everything in it at scope exit.
+class TempDir {
+ public:
+  TempDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/file_io_tests.XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed: " + pattern);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  std::string File(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+AutoFile Open(const std::string& path, const char* mode, const Obfuscation& key = {}) {
+  std::FILE* f = std::fopen(path.c_str(), mode);
+  BOOST_REQUIRE_MESSAGE(f != nullptr, "fopen " << path);
+  return AutoFile(f, key);
+}
+
+// The raw bytes of `path` at [offset, offset + n), as on disk.
+std::vector<uint8_t> RawBytes(const std::string& path, uint64_t offset, size_t n) {
+  std::vector<uint8_t> out(n);
+  const int fd = open(path.c_str(), O_RDONLY);
+  BOOST_REQUIRE(fd >= 0);
+  const ssize_t got = pread(fd, out.data(), n, static_cast<off_t>(offset));
+  close(fd);
+  out.resize(got < 0 ? 0 : static_cast<size_t>(got));
+  return out;
+}
+
+uint64_t FileSize(const std::string& path) {
+  struct stat st;
+  BOOST_REQUIRE(stat(path.c_str(), &st) == 0);
+  return static_cast<uint64_t>(st.st_size);
+}
+
+std::vector<uint8_t> Bytes(harness::Rng& rng, size_t n) {
+  std::vector<uint8_t> out(n);
+  for (auto& b : out) b = static_cast<uint8_t>(rng.Next());
+  return out;
+}
+
+// A FILE* over memory (fopencookie) that counts write calls and records their sizes: the way to see how
+// many writes the BufferedWriter issues. Unbuffered (setvbuf _IONBF), so each fwrite is one call here.
+struct CountingSink {
+  std::vector<uint8_t> bytes;
+  std::vector<size_t> calls;
+  int64_t offset = 0;
+
+  std::FILE* Open() {
+    cookie_io_functions_t io{};
+    io.write = [](void* self, const char* data, size_t n) -> ssize_t {
+      auto& s = *static_cast<CountingSink*>(self);
+      s.calls.push_back(n);
+      s.bytes.insert(s.bytes.end(), data, data + n);
+      s.offset += static_cast<int64_t>(n);
+      return static_cast<ssize_t>(n);
+    };
+    io.seek = [](void* self, off64_t* at, int whence) -> int {  // enough for ftell: report the offset
+      auto& s = *static_cast<CountingSink*>(self);
+      if (whence != SEEK_CUR || *at != 0) return -1;
+      *at = s.offset;
+      return 0;
+    };
+    std::FILE* f = fopencookie(this, "w", io);
+    BOOST_REQUIRE(f != nullptr);
+    setvbuf(f, nullptr, _IONBF, 0);
+    return f;
+  }
+};
+
+// A FILE* over a 100-byte stream of zeros (fopencookie) whose reads fail on demand and whose seeks fail
+// after a given number of successful calls: read errors and seek failures that real files rarely show.
+struct FaultyStream {
+  int64_t offset = 0;
+  int seeks_left = 1000;
+  bool fail_reads = false;
+
+  std::FILE* Open() {
+    cookie_io_functions_t io{};
+    io.read = [](void* self, char* data, size_t n) -> ssize_t {
+      auto& s = *static_cast<FaultyStream*>(self);
+      if (s.fail_reads) {
+        errno = EIO;
+        return -1;
+      }
+      const size_t got = std::min<size_t>(n, s.offset < 100 ? static_cast<size_t>(100 - s.offset) : 0);
+      std::memset(data, 0, got);
+      s.offset += static_cast<int64_t>(got);
+      return static_cast<ssize_t>(got);
+    };
+    io.write = [](void* self, const char*, size_t n) -> ssize_t {
+      static_cast<FaultyStream*>(self)->offset += static_cast<int64_t>(n);
+      return static_cast<ssize_t>(n);
+    };
+    io.seek = [](void* self, off64_t* at, int whence) -> int {
+      auto& s = *static_cast<FaultyStream*>(self);
+      if (s.seeks_left-- <= 0) {
+        errno = EIO;
+        return -1;
+      }
+      s.offset = (whence == SEEK_SET ? 0 : whence == SEEK_CUR ? s.offset : 100) + *at;
+      *at = s.offset;
+      return 0;
+    };
+    std::FILE* f = fopencookie(this, "r+", io);
+    BOOST_REQUIRE(f != nullptr);
+    return f;
+  }
+};
+
+std::vector<uint8_t> FromHex(const std::string& hex) {
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(file_io_tests)
+
+BOOST_AUTO_TEST_CASE(known_answer_file) {
+  TempDir dir;
+  const std::string path = dir.File("known");
+  {
+    AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+    BOOST_TEST(f.Position() == std::optional<uint64_t>(0));
+    f.Seek(3, SEEK_SET);
+    const std::vector<uint8_t> ones(6, 0xff);
+    f.Write(ones);
+    BOOST_TEST(ones == std::vector<uint8_t>(6, 0xff), boost::test_tools::per_element());  // caller data intact
+    // 2^32 + 5 = 5 (mod 8): three zero bytes meet key[5], key[6], key[7]; the gap is a hole.
+    f.Seek(static_cast<int64_t>(k4GiB + 5), SEEK_SET);
+    {
+      BufferedWriter w(f, 2);
+      w.Write(std::vector<uint8_t>{0, 0, 0});
+    }
+    BOOST_TEST(f.Position() == std::optional<uint64_t>(k4GiB + 8));
+    f.Close();
+  }
+  // Offsets 0..2 are a hole (raw zeros); offsets 3..8 hold 0xff XOR key[3], ..., key[7], key[0]:
+  // ff^08 = f7, ff^10 = ef, ff^20 = df, ff^40 = bf, ff^80 = 7f, ff^01 = fe.
+  BOOST_TEST(RawBytes(path, 0, 9) == FromHex("000000f7efdfbf7ffe"), boost::test_tools::per_element());
+  BOOST_TEST(RawBytes(path, k4GiB + 4, 4) == FromHex("00204080"), boost::test_tools::per_element());
+  BOOST_TEST(FileSize(path) == k4GiB + 8);
+
+  // Reading back through the key: the hole reads as the key bytes themselves (0 XOR key).
+  AutoFile f = Open(path, "rb", Obfuscation(kBitKey));
+  std::vector<uint8_t> got(9);
+  f.Read(got);
+  BOOST_TEST(got == FromHex("010204ffffffffffff"), boost::test_tools::per_element());
+  f.Seek(-3, SEEK_END);
+  BOOST_TEST(f.Position() == std::optional<uint64_t>(k4GiB + 5));
+  f.Read(std::span(got).first(3));
+  BOOST_TEST(FromHex("000000") == std::vector<uint8_t>(got.begin(), got.begin() + 3), boost::test_tools::per_element());
+  BOOST_TEST(f.Size() == std::optional<uint64_t>(k4GiB + 8));
+  BOOST_TEST(f.Position() == std::optional<uint64_t>(k4GiB + 8));
+}
+
+BOOST_AUTO_TEST_CASE(known_answer_records) {
+  TempDir dir;
+  const std::string path = dir.File("blk");
+  {
+    AutoFile f = Open(path, "wb", Obfuscation(kBitKey));
+    BufferedWriter w(f);
+    WriteBlockRecord(w, kMagic, std::vector<uint8_t>{0xaa, 0xbb, 0xcc});
+    w.Flush();
+    f.Close();
+  }
+  // f9 be b4 d9 | 03 00 00 00 | aa bb cc, XOR 01 02 04 08 10 20 40 80 01 02 04 by offset.
+  BOOST_TEST(RawBytes(path, 0, 100) == FromHex("f8bcb0d113204080abb9c8"), boost::test_tools::per_element());
+
+  // Undo checksums computed independently with Python's hashlib as sha256(sha256(prev + payload)).
+  Hash256 prev;
+  prev.bytes.fill(0x11);
+  const std::vector<uint8_t> abc{'a', 'b', 'c'};
+  const Hash256 sum = UndoChecksum(prev, abc);
+  BOOST_TEST(std::vector<uint8_t>(sum.bytes.begin(), sum.bytes.end()) ==
+                 FromHex("41dc6804c43ff34e0de117dd10812f89aff060d806161a15b586adcd6214d4f9"),
+             boost::test_tools::per_element());
+  const Hash256 zero_sum = UndoChecksum(Hash256{}, {});
+  BOOST_TEST(std::vector<uint8_t>(zero_sum.bytes.begin(), zero_sum.bytes.end()) ==
+                 FromHex("2b32db6c2c0a6235fb1397e8225ea85e0f0e6e8c7b126d0016ccbde0e667151e"),
+             boost::test_tools::per_element());
+
+  const std::string undo_path = dir.File("rev");
+  {
+    AutoFile f = Open(undo_path, "wb");
+    {
+      BufferedWriter w(f, 5);
+      WriteUndoRecord(w, kMagic, prev, abc);
+    }
+    f.Close();
+  }
+  // Zero key: plaintext. f9 be b4 d9 | 03 00 00 00 | 61 62 63 | the checksum above.
+  BOOST_TEST(RawBytes(undo_path, 0, 100) ==
+                 FromHex("f9beb4d903000000616263"
+                         "41dc6804c43ff34e0de117dd10812f89aff060d806161a15b586adcd6214d4f9"),
+             boost::test_tools::per_element());
+  AutoFile in = Open(undo_path, "rb");
+  std::vector<uint8_t> payload;
+  ReadUndoRecord(in, kMagic, prev, payload);
+  BOOST_TEST(payload == abc, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(zero_key_writes_plaintext) {
+  TempDir dir;
+  const std::string path = dir.File("plain");
+  const std::vector<uint8_t> data{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  {
+    AutoFile f = Open(path, "wb");
+    BOOST_TEST(!static_cast<bool>(f.obfuscation()));
+    f.Write(std::span(data).first(4));
+    BufferedWriter w(f, 4);
+    w.Write(std::span(data).subspan(4));
+    w.Flush();
+    std::vector<uint8_t> consumed{12, 13};
+    f.WriteConsume(consumed);
+    BOOST_TEST(consumed == std::vector<uint8_t>({12, 13}), boost::test_tools::per_element());
+    f.Close();
+  }
+  BOOST_TEST(RawBytes(path, 0, 100) == std::vector<uint8_t>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}),
+             boost::test_tools::per_element());
+}
+
+// Writes never modify the caller's data; WriteConsume is the explicit in-place variant.
+BOOST_AUTO_TEST_CASE(write_keeps_caller_data) {
+  TempDir dir;
+  const std::string path = dir.File("f");
+  harness::Rng rng(3);
+  const std::vector<uint8_t> data = Bytes(rng, 10000);  // several 4 KiB chunks
+  std::vector<uint8_t> copy = data;
+  AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+  f.Seek(5, SEEK_SET);
+  f.Write(copy);
+  BOOST_TEST(copy == data);
+  f.WriteConsume(copy);
+  f.Close();
+  std::vector<uint8_t> raw = data;
+  harness::XorRef(raw, kBitKey, 5);
+  BOOST_TEST(RawBytes(path, 5, 10000) == raw);
+  raw = data;
+  harness::XorRef(raw, kBitKey, 10005);  // the consumed copy landed right after
+  BOOST_TEST(RawBytes(path, 10005, 10000) == raw);
+}
+
+// Every data alignment, file offset residue and short length, through each path that obfuscates.
+BOOST_AUTO_TEST_CASE(any_alignment_and_offset) {
+  TempDir dir;
+  const std::string path = dir.File("aligned");
+  harness::Rng rng(9);
+  alignas(8) uint8_t buf[64 + 8];
+  for (size_t alignment = 0; alignment < 8; ++alignment) {
+    for (uint64_t offset = 0; offset < 16; ++offset) {
+      for (size_t len = 1; len <= 40; len += 3) {
+        BOOST_TEST_CONTEXT("alignment " << alignment << ", offset " << offset << ", length " << len) {
+          const std::vector<uint8_t> data = Bytes(rng, len);
+          const std::span<uint8_t> at(buf + alignment, len);
+          AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+          f.Seek(static_cast<int64_t>(offset), SEEK_SET);
+          std::copy(data.begin(), data.end(), at.begin());
+          f.Write(at);
+          std::copy(data.begin(), data.end(), at.begin());
+          f.WriteConsume(at);
+          f.Flush();
+          std::vector<uint8_t> raw = data;
+          harness::XorRef(raw, kBitKey, offset);
+          std::vector<uint8_t> raw2 = data;
+          harness::XorRef(raw2, kBitKey, offset + len);
+          raw.insert(raw.end(), raw2.begin(), raw2.end());
+          BOOST_TEST(RawBytes(path, offset, 2 * len) == raw);
+          f.Seek(static_cast<int64_t>(offset + len), SEEK_SET);
+          f.Read(at);
+          BOOST_TEST(std::equal(at.begin(), at.end(), data.begin(), data.end()));
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(buffered_writer_one_write_per_full_buffer) {
+  for (const size_t size : {size_t{1} << 16, size_t{1000}, size_t{7}}) {
+    BOOST_TEST_CONTEXT("buffer size " << size) {
+      CountingSink sink;
+      AutoFile f(sink.Open(), Obfuscation(kBitKey));
+      BOOST_REQUIRE(f.Position() == std::optional<uint64_t>(0));
+      harness::Rng rng(size);
+      std::vector<uint8_t> all;
+      {
+        BufferedWriter w(f, size);
+        // 3.5 buffers in pieces of odd sizes (some larger than the buffer).
+        while (all.size() < size * 7 / 2) {
+          const auto piece = Bytes(rng, std::min<size_t>(rng.Range(1, 3 * size / 2 + 1), size * 7 / 2 - all.size()));
+          w.Write(piece);
+          all.insert(all.end(), piece.begin(), piece.end());
+          BOOST_TEST(sink.calls.size() == all.size() / size);  // one call per full buffer, no more
+        }
+        BOOST_TEST(w.buffered() == all.size() % size);
+        BOOST_TEST(w.Position() == std::optional<uint64_t>(all.size()));
+      }  // the destructor writes the last partial buffer
+      BOOST_TEST(sink.calls.size() == all.size() / size + 1);
+      for (size_t i = 0; i + 1 < sink.calls.size(); ++i) BOOST_TEST(sink.calls[i] == size);
+      harness::XorRef(all, kBitKey, 0);
+      BOOST_TEST(sink.bytes == all);
+      f.Close();
+    }
+  }
+}
+
+// Buffered and direct writes mixed on one file (the writer flushed before each direct use) give the same
+// bytes as all-direct writes.
+BOOST_AUTO_TEST_CASE(buffered_and_direct_writes_mixed) {
+  TempDir dir;
+  const std::string mixed = dir.File("mixed"), direct = dir.File("direct");
+  harness::Rng rng(11);
+  AutoFile a = Open(mixed, "wb", Obfuscation(kBitKey));
+  AutoFile b = Open(direct, "wb", Obfuscation(kBitKey));
+  {
+    BufferedWriter w(a, 13);
+    for (int i = 0; i < 200; ++i) {
+      const auto piece = Bytes(rng, rng.Below(40));
+      if (rng.Chance(30)) {
+        w.Flush();
+        a.Write(piece);
+      } else {
+        w.Write(piece);
+      }
+      b.Write(piece);
+      BOOST_TEST(w.Position() == b.Position());
+    }
+  }
+  a.Close();
+  b.Close();
+  BOOST_TEST(RawBytes(mixed, 0, 1 << 16) == RawBytes(direct, 0, 1 << 16));
+}
+
+BOOST_AUTO_TEST_CASE(record_round_trips) {
+  const uint64_t seed = harness::TestSeed(20261122);
+  BOOST_TEST_MESSAGE("file_io record_round_trips: SEED=" << seed);
+  BOOST_TEST_CONTEXT("SEED=" << seed) {
+    harness::Rng rng(seed);
+    TempDir dir;
+    for (const bool undo : {false, true}) {
+      const std::string path = dir.File(undo ? "rev" : "blk");
+      Obfuscation::KeyBytes key;
+      for (auto& b : key) b = static_cast<uint8_t>(rng.Next());
+      std::vector<std::vector<uint8_t>> payloads;
+      for (int i = 0; i < 300; ++i) {
+        const uint64_t size = rng.Chance(5) ? rng.Below(200000) : rng.Chance(50) ? rng.Below(64) : rng.Below(3000);
+        payloads.push_back(Bytes(rng, size));
+      }
+      {
+        AutoFile f = Open(path, "wb", Obfuscation(key));
+        BufferedWriter w(f, rng.Chance(50) ? BufferedWriter::kDefaultSize : rng.Range(1, 5000));
+        for (size_t i = 0; i < payloads.size(); ++i) {
+          if (undo) {
+            WriteUndoRecord(w, kMagic, harness::PrevHash(i), payloads[i]);
+          } else {
+            WriteBlockRecord(w, kMagic, payloads[i]);
+          }
+        }
+        w.Flush();
+        f.Close();
+      }
+      AutoFile in = Open(path, "rb", Obfuscation(key));
+      const uint64_t size = *in.Size();
+      std::vector<uint8_t> payload;
+      for (size_t i = 0; i < payloads.size(); ++i) {
+        if (undo) {
+          ReadUndoRecord(in, kMagic, harness::PrevHash(i), payload);
+        } else {
+          ReadBlockRecord(in, kMagic, payload);
+        }
+        BOOST_TEST_REQUIRE(payload == payloads[i], "record " << i);
+      }
+      BOOST_TEST(in.Position() == std::optional<uint64_t>(size));
+      BOOST_CHECK_EXCEPTION(ReadBlockRecord(in, kMagic, payload), FramingError,
+                            [](const FramingError& e) { return e.kind() == FramingError::Kind::kTruncated; });
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(framing_errors) {
+  TempDir dir;
+  const std::string path = dir.File("bad");
+  auto write_file = [&](const std::vector<uint8_t>& bytes) {
+    AutoFile f = Open(path, "wb");
+    f.Write(bytes);
+    f.Close();
+  };
+  auto read_error = [&](bool undo, const Hash256& prev) -> FramingError {
+    AutoFile in = Open(path, "rb");
+    std::vector<uint8_t> payload;
+    try {
+      if (undo) {
+        ReadUndoRecord(in, kMagic, prev, payload, 1000);
+      } else {
+        ReadBlockRecord(in, kMagic, payload, 1000);
+      }
+    } catch (const FramingError& e) {
+      BOOST_TEST_MESSAGE(e.what());
+      if (e.kind() != FramingError::Kind::kBadChecksum) BOOST_TEST(payload.capacity() == 0u);  // nothing allocated
+      return e;
+    }
+    BOOST_FAIL("no error");
+    throw;
+  };
+  using Kind = FramingError::Kind;
+  write_file(FromHex("f9beb4d90300"));  // header cut short
+  BOOST_TEST((read_error(false, {}).kind() == Kind::kTruncated));
+  write_file(FromHex("f9beb4d8030000000102"));  // last magic byte wrong
+  const FramingError bad_magic = read_error(false, {});
+  BOOST_TEST((bad_magic.kind() == Kind::kBadMagic));
+  BOOST_TEST(std::string(bad_magic.what()).find("magic f9beb4d8, expected f9beb4d9") != std::string::npos);
+  write_file(FromHex("f9beb4d9ffffffff0102"));  // 4 GiB declared: rejected before any allocation
+  BOOST_TEST((read_error(false, {}).kind() == Kind::kTooLarge));
+  write_file(FromHex("f9beb4d9e9030000"));  // 1001 > the limit of 1000 used here
+  BOOST_TEST((read_error(false, {}).kind() == Kind::kTooLarge));
+  write_file(FromHex("f9beb4d9e8030000aabb"));  // 1000 declared, 2 present
+  BOOST_TEST((read_error(false, {}).kind() == Kind::kTruncated));
+  // Undo: the payload fits but the 32-byte checksum does not.
+  write_file(FromHex("f9beb4d902000000aabb00000000"));
+  BOOST_TEST((read_error(true, {}).kind() == Kind::kTruncated));
+
+  // An undo record checked against another previous-block hash, or with one payload bit flipped.
+  std::vector<uint8_t> good;
+  Hash256 prev;
+  prev.bytes.fill(0x11);
+  harness::EncodeRecordRef(good, true, kMagic, prev, std::vector<uint8_t>{'a', 'b', 'c'});
+  write_file(good);
+  Hash256 other = prev;
+  other.bytes[31] ^= 1;
+  BOOST_TEST((read_error(true, other).kind() == Kind::kBadChecksum));
+  good[9] ^= 0x40;
+  write_file(good);
+  BOOST_TEST((read_error(true, prev).kind() == Kind::kBadChecksum));
+
+  BOOST_TEST(std::string(ToString(Kind::kTruncated)) == "truncated");
+  BOOST_TEST(std::string(ToString(Kind::kBadMagic)) == "bad magic");
+  BOOST_TEST(std::string(ToString(Kind::kTooLarge)) == "too large");
+  BOOST_TEST(std::string(ToString(Kind::kBadChecksum)) == "bad checksum");
+  BOOST_TEST(std::string(ToString(static_cast<Kind>(9))) == "unknown");
+}
+
+BOOST_AUTO_TEST_CASE(oversized_payload_is_not_written) {
+  CountingSink sink;
+  AutoFile f(sink.Open());
+  const std::vector<uint8_t> huge(size_t{kMaxRecordSize} + 1);
+  {
+    BufferedWriter w(f, 16);
+    BOOST_CHECK_THROW(WriteBlockRecord(w, kMagic, huge), FramingError);
+    BOOST_CHECK_THROW(WriteUndoRecord(w, kMagic, Hash256{}, huge), FramingError);
+    BOOST_TEST(w.buffered() == 0u);
+  }
+  BOOST_TEST(sink.bytes.empty());
+  f.Close();
+}
+
+BOOST_AUTO_TEST_CASE(reader_at_eof_and_position_after_read_ahead) {
+  TempDir dir;
+  const std::string path = dir.File("r");
+  harness::Rng rng(5);
+  const std::vector<uint8_t> data = Bytes(rng, 100);
+  {
+    AutoFile f = Open(path, "wb", Obfuscation(kBitKey));
+    f.Write(data);
+    f.Close();
+  }
+  AutoFile f = Open(path, "rb", Obfuscation(kBitKey));
+  f.Seek(3, SEEK_SET);
+  BufferedReader r(std::move(f), 16);
+  BOOST_TEST(!f.IsOpen());  // moved into the reader
+  std::vector<uint8_t> got(64, 0xa5);
+  r.Read(std::span(got).first(1));
+  BOOST_TEST(got[0] == data[3]);
+  BOOST_TEST(r.Position() == std::optional<uint64_t>(4));  // not 19: 15 bytes are read ahead, unconsumed
+  r.Read(std::span(got).first(20));                         // 15 from the buffer, then a refill
+  BOOST_TEST(std::equal(got.begin(), got.begin() + 20, data.begin() + 4));
+  BOOST_TEST(r.Position() == std::optional<uint64_t>(24));
+  r.Read(std::span(got).first(40));  // larger than the buffer: straight from the file
+  BOOST_TEST(std::equal(got.begin(), got.begin() + 40, data.begin() + 24));
+  BOOST_TEST(r.Position() == std::optional<uint64_t>(64));
+  r.Read(std::span(got).first(30));
+  BOOST_TEST(r.Position() == std::optional<uint64_t>(94));
+  // 6 bytes remain; asking for 10 copies those 6, leaves the rest untouched, and throws.
+  std::fill(got.begin(), got.end(), 0xa5);
+  BOOST_CHECK_THROW(r.Read(std::span(got).first(10)), IoError);
+  BOOST_TEST(std::equal(got.begin(), got.begin() + 6, data.begin() + 94));
+  BOOST_TEST(std::all_of(got.begin() + 6, got.end(), [](uint8_t b) { return b == 0xa5; }));
+  BOOST_TEST(r.Position() == std::optional<uint64_t>(100));
+  BOOST_CHECK_THROW(r.Read(std::span(got).first(1)), IoError);
+  BOOST_CHECK_THROW(r.Read(std::span(got).first(40)), IoError);
+  r.Read({});  // nothing asked, nothing to throw about
+}
+
+BOOST_AUTO_TEST_CASE(short_reads_are_errors) {
+  TempDir dir;
+  const std::string path = dir.File("short");
+  const std::vector<uint8_t> data{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  {
+    AutoFile f = Open(path, "wb", Obfuscation(kBitKey));
+    f.Write(data);
+    f.Close();
+  }
+  AutoFile f = Open(path, "rb", Obfuscation(kBitKey));
+  f.Seek(4, SEEK_SET);
+  std::vector<uint8_t> got(16, 0xa5);
+  BOOST_CHECK_THROW(f.Read(got), IoError);
+  // Only the 6 bytes read are deobfuscated (at offsets 4..9); the other 10 are untouched.
+  BOOST_TEST(std::vector<uint8_t>(got.begin(), got.begin() + 6) == std::vector<uint8_t>({5, 6, 7, 8, 9, 10}),
+             boost::test_tools::per_element());
+  BOOST_TEST(std::all_of(got.begin() + 6, got.end(), [](uint8_t b) { return b == 0xa5; }));
+  BOOST_TEST(f.Position() == std::optional<uint64_t>(10));
+  f.Seek(2, SEEK_SET);
+  f.Ignore(5);
+  BOOST_TEST(f.Position() == std::optional<uint64_t>(7));
+  BOOST_CHECK_THROW(f.Ignore(5), IoError);
+  BOOST_TEST(f.Position() == std::optional<uint64_t>(10));
+  f.Seek(0, SEEK_SET);
+  BOOST_TEST(f.ReadSome(got) == 10u);
+  BOOST_CHECK_THROW(f.Seek(-1, SEEK_SET), IoError);
+  BOOST_TEST(f.Position() == std::optional<uint64_t>(10));
+}
+
+BOOST_AUTO_TEST_CASE(unknown_position) {
+  int fds[2];
+  BOOST_REQUIRE(pipe(fds) == 0);
+  AutoFile out(fdopen(fds[1], "wb"), Obfuscation(kBitKey));
+  AutoFile in(fdopen(fds[0], "rb"), Obfuscation(kBitKey));
+  BOOST_TEST(!out.Position());
+  BOOST_TEST(!in.Position());
+  const std::vector<uint8_t> data{1, 2, 3};
+  BOOST_CHECK_THROW(out.Write(data), IoError);
+  std::vector<uint8_t> buf(3);
+  BOOST_CHECK_THROW(out.WriteConsume(buf), IoError);
+  BOOST_CHECK_THROW(in.Read(buf), IoError);
+  BOOST_CHECK_THROW(in.ReadSome(buf), IoError);
+  BOOST_CHECK_THROW(in.Seek(0, SEEK_SET), IoError);  // a pipe cannot seek
+  BOOST_TEST(!in.Size());
+  BOOST_CHECK_THROW(ReadBlockRecord(in, kMagic, buf), IoError);  // framing needs the file's size
+  out.Close();  // nothing was written: closing succeeds
+  in.Close();
+
+  // With the zero key the position is not needed: the data goes through as plaintext.
+  BOOST_REQUIRE(pipe(fds) == 0);
+  AutoFile plain_out(fdopen(fds[1], "wb"));
+  AutoFile plain_in(fdopen(fds[0], "rb"));
+  plain_out.Write(data);
+  plain_out.Close();
+  std::vector<uint8_t> got(3);
+  plain_in.Read(got);
+  BOOST_TEST(got == data, boost::test_tools::per_element());
+  plain_in.Ignore(0);
+  BOOST_CHECK_THROW(plain_in.Ignore(1), IoError);
+  BOOST_TEST(!plain_in.Position());
+}
+
+BOOST_AUTO_TEST_CASE(read_errors_and_seek_failures) {
+  std::vector<uint8_t> buf(4, 0xa5);
+  {
+    FaultyStream s;
+    s.fail_reads = true;
+    AutoFile f(s.Open());
+    BOOST_CHECK_EXCEPTION(f.Read(buf), IoError,
+                          [](const IoError& e) { return std::string(e.what()).find("fread failed") != std::string::npos; });
+    BOOST_TEST(f.Position() == std::optional<uint64_t>(0));
+  }
+  {
+    FaultyStream s;
+    s.seeks_left = 1;  // the ftell when wrapped
+    AutoFile f(s.Open());
+    BOOST_REQUIRE(f.Position() == std::optional<uint64_t>(0));
+    f.Read(buf);
+    BOOST_CHECK_THROW(f.Write(buf), IoError);  // switching from reading to writing needs a seek
+    BOOST_CHECK_THROW(f.Size(), IoError);      // the seek to the end fails
+  }
+  for (int seeks = 2; seeks <= 3; ++seeks) {
+    FaultyStream s;
+    s.seeks_left = seeks;  // the ftell when wrapped, then the seek to the end; maybe the ftell there
+    AutoFile f(s.Open());
+    BOOST_CHECK_THROW(f.Size(), IoError);  // cannot return to the position
+    BOOST_TEST(!f.Position());
+  }
+}
+
+// With no position (a pipe) and the zero key, buffered writing and reading work and report no position.
+BOOST_AUTO_TEST_CASE(buffered_on_a_pipe) {
+  int fds[2];
+  BOOST_REQUIRE(pipe(fds) == 0);
+  AutoFile out(fdopen(fds[1], "wb"));
+  const std::vector<uint8_t> data{1, 2, 3, 4, 5};
+  {
+    BufferedWriter w(out, 2);
+    w.Write(data);
+    BOOST_TEST(!w.Position());
+  }
+  out.Close();
+  BufferedReader r(AutoFile(fdopen(fds[0], "rb")), 3);
+  std::vector<uint8_t> got(5);
+  r.Read(got);
+  BOOST_TEST(got == data, boost::test_tools::per_element());
+  BOOST_TEST(!r.Position());
+}
+
+BOOST_AUTO_TEST_CASE(closed_file_throws) {
+  AutoFile f(nullptr);
+  BOOST_TEST(!f.IsOpen());
+  std::vector<uint8_t> buf(4);
+  BOOST_CHECK_THROW(f.Read(buf), IoError);
+  BOOST_CHECK_THROW(f.Write(buf), IoError);
+  BOOST_CHECK_THROW(f.Seek(0, SEEK_SET), IoError);
+  BOOST_CHECK_THROW(f.Ignore(1), IoError);
+  BOOST_CHECK_THROW(f.Flush(), IoError);
+  BOOST_CHECK_THROW(f.Size(), IoError);
+  f.Close();  // closing a closed file does nothing
+}
+
+// A full disk: data buffered by stdio is reported lost by Flush or Close, never silently.
+BOOST_AUTO_TEST_CASE(full_disk_surfaces_as_errors) {
+  const std::vector<uint8_t> small(10, 7), large(1 << 20, 7);
+  {
+    AutoFile f = Open("/dev/full", "wb", Obfuscation(kBitKey));
+    f.Write(small);  // sits in stdio's buffer
+    BOOST_CHECK_THROW(f.Close(), IoError);
+  }
+  {
+    AutoFile f = Open("/dev/full", "wb");
+    BOOST_CHECK_THROW(f.Write(large), IoError);  // larger than stdio's buffer: fails at once
+    BOOST_CHECK_THROW(f.Write(small), IoError);  // the file stays failed
+    BOOST_CHECK_THROW(f.Close(), IoError);
+  }
+  {
+    AutoFile f = Open("/dev/full", "wb");
+    f.Write(small);
+    BOOST_CHECK_THROW(f.Flush(), IoError);
+    BOOST_CHECK_THROW(f.Close(), IoError);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
+  const std::vector<uint8_t> small(10, 7);
+  {
+    AutoFile f = Open("/dev/full", "wb", Obfuscation(kBitKey));
+    BufferedWriter w(f, 1 << 16);
+    BOOST_CHECK_THROW(w.Write(std::vector<uint8_t>(1 << 20)), IoError);  // the first full buffer fails
+    w.Write(small);
+    BOOST_CHECK_THROW(w.Flush(), IoError);  // the file stays failed
+    BOOST_CHECK_THROW(f.Close(), IoError);
+  }
+  {
+    // The destructor's flush cannot throw; the failure shows when the file is closed. setvbuf(_IONBF) so
+    // the write call itself fails, not a later fflush.
+    std::FILE* raw = std::fopen("/dev/full", "wb");
+    BOOST_REQUIRE(raw != nullptr);
+    setvbuf(raw, nullptr, _IONBF, 0);
+    AutoFile f(raw);
+    { BufferedWriter w(f, 64); w.Write(small); }
+    BOOST_CHECK_THROW(f.Close(), IoError);
+  }
+  {
+    std::FILE* raw = std::fopen("/dev/full", "wb");
+    BOOST_REQUIRE(raw != nullptr);
+    AutoFile f(raw);
+    f.Write(small);
+    BOOST_CHECK_THROW(f.Seek(0, SEEK_SET), IoError);  // the pending data fails to flush first
+    BOOST_CHECK_THROW(f.Close(), IoError);
+  }
+  {
+    // Not closed explicitly: the destructor reports the lost data on stderr (it cannot throw).
+    AutoFile f = Open("/dev/full", "wb");
+    f.Write(small);
+  }
+  {
+    // An obfuscated write that fails at once (unbuffered), then a destructor whose fclose succeeds: the
+    // earlier failure is still reported.
+    std::FILE* raw = std::fopen("/dev/full", "wb");
+    BOOST_REQUIRE(raw != nullptr);
+    setvbuf(raw, nullptr, _IONBF, 0);
+    AutoFile f(raw, Obfuscation(kBitKey));
+    BOOST_CHECK_THROW(f.Write(small), IoError);
+    BOOST_TEST(!f.Position());
+  }
+}
+
+// A file-size limit (RLIMIT_FSIZE) makes a write fail part-way. Run in a child process so the limit and the
+// ignored SIGXFSZ affect nothing else; the child reports through its exit status.
+BOOST_AUTO_TEST_CASE(file_size_limit_fails_part_way) {
+  TempDir dir;
+  const std::string path = dir.File("limited");
+  constexpr rlim_t kLimit = 1000;
+  const pid_t pid = fork();
+  BOOST_REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);  // else the kernel kills the writer instead of failing the write
+    const rlimit limit{kLimit, kLimit};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+    int status = 0;
+    std::FILE* raw = std::fopen(path.c_str(), "wb");
+    if (raw == nullptr) _exit(11);
+    AutoFile f(raw, Obfuscation(kBitKey));
+    BufferedWriter w(f, 600);
+    std::vector<uint8_t> data(500, 1);
+    try {
+      w.Write(data);  // 500 buffered
+      w.Write(data);  // a 600-byte call to stdio, still under the limit
+      w.Flush();      // 400 more: stdio's write of 1000 bytes fits, exactly
+      w.Write(data);
+      w.Write(data);  // over the limit: the write system call comes up short or fails
+      f.Flush();
+      status = 1;     // no error for data past the limit
+    } catch (const IoError&) {
+    }
+    try {
+      f.Close();
+      status = 2;  // closing reported success for an incomplete file
+    } catch (const IoError&) {
+    }
+    _exit(status);
+  }
+  int status = 0;
+  BOOST_REQUIRE(waitpid(pid, &status, 0) == pid);
+  BOOST_REQUIRE(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0, "child: 1 = write past the limit succeeded, 2 = Close succeeded, "
+                                       "10/11 = setup failed");
+  BOOST_TEST(FileSize(path) <= kLimit);
+}
+
+BOOST_AUTO_TEST_CASE(read_write_switching_and_moves) {
+  TempDir dir;
+  const std::string path = dir.File("rw");
+  AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+  const std::vector<uint8_t> data{10, 20, 30, 40, 50, 60};
+  f.Write(data);
+  f.Seek(2, SEEK_SET);
+  std::vector<uint8_t> two(2);
+  f.Read(two);  // 30 40
+  f.Write(std::vector<uint8_t>{99});  // at offset 4, right after reading
+  std::vector<uint8_t> one(1);
+  f.Read(one);  // offset 5: 60
+  BOOST_TEST(two == std::vector<uint8_t>({30, 40}), boost::test_tools::per_element());
+  BOOST_TEST(one[0] == 60);
+  f.Seek(-2, SEEK_CUR);
+  f.Read(one);
+  BOOST_TEST(one[0] == 99);
+  AutoFile g(std::move(f));
+  BOOST_TEST(g.Position() == std::optional<uint64_t>(5));
+  BOOST_CHECK_THROW(f.Read(one), IoError);  // moved from
+  g.Close();
+  g.Close();
+}
+
+BOOST_AUTO_TEST_CASE(random_file_sequences) {
+  const uint64_t seed = harness::TestSeed(20261123);
+  BOOST_TEST_MESSAGE("file_io random_file_sequences: SEED=" << seed);
+  BOOST_TEST_CONTEXT("SEED=" << seed) {
+    harness::Rng rng(seed);
+    int applied = 0;
+    for (int run = 0; run < 60; ++run) {
+      std::array<uint8_t, 8> key{};
+      if (!rng.Chance(20)) {
+        for (auto& b : key) b = static_cast<uint8_t>(rng.Next());
+      }
+      harness::FileIoTester tester(key);
+      for (int step = 0; step < 40; ++step) {
+        harness::FileStep s;
+        s.op = static_cast<harness::FileOp>(rng.Below(harness::kFileOpCount));
+        const uint64_t len_class = rng.Below(10);
+        s.len = static_cast<uint32_t>(len_class < 5 ? rng.Below(20) : len_class < 9 ? rng.Below(5000) : rng.Range(60000, harness::FileIoTester::kMaxLen));
+        const int w = rng.Chance(50) ? 1 : 0;
+        const uint64_t in_window = rng.Chance(50) ? harness::FileModel::kWindowSize / 2 + rng.Below(64) - 32 : rng.Below(harness::FileModel::kWindowSize);
+        s.target = harness::FileModel::kWindowBase[w] + (w == 0 ? rng.Below(70000) : in_window);
+        s.mech = static_cast<uint8_t>(rng.Next());
+        s.seed = static_cast<uint32_t>(rng.Next());
+        applied += tester.Apply(s);
+      }
+      tester.Finish();
+    }
+    BOOST_TEST(applied > 60 * 40 / 2);  // most steps apply (the rest do not fit the state)
+  }
+}
+
+BOOST_AUTO_TEST_CASE(random_framing_cases) {
+  const uint64_t seed = harness::TestSeed(20261124);
+  BOOST_TEST_MESSAGE("file_io random_framing_cases: SEED=" << seed);
+  BOOST_TEST_CONTEXT("SEED=" << seed) {
+    harness::Rng rng(seed);
+    for (int run = 0; run < 400; ++run) {
+      harness::FramingCase c;
+      c.undo = rng.Chance(50);
+      if (rng.Chance(70)) {
+        for (auto& b : c.key) b = static_cast<uint8_t>(rng.Next());
+      }
+      c.max_size = rng.Chance(30) ? static_cast<uint32_t>(rng.Below(600)) : kMaxRecordSize;
+      c.prefix = static_cast<uint8_t>(rng.Below(16));
+      c.truncate = rng.Chance(20) ? static_cast<uint32_t>(rng.Below(64)) : 0;
+      c.mech = static_cast<uint8_t>(rng.Next());
+      c.raw = rng.Chance(10);
+      if (c.raw) {
+        c.raw_bytes = Bytes(rng, rng.Below(100));
+        if (rng.Chance(50) && c.raw_bytes.size() >= 4) std::copy(kMagic.begin(), kMagic.end(), c.raw_bytes.begin());
+      }
+      for (uint64_t n = rng.Below(8); n > 0 && !c.raw; --n) {
+        harness::FramingCase::Record r;
+        r.size = static_cast<uint32_t>(rng.Chance(80) ? rng.Below(300) : rng.Below(harness::FramingCase::kMaxPayload + 1));
+        r.seed = static_cast<uint32_t>(rng.Next());
+        if (rng.Chance(25)) r.corruption = static_cast<harness::Corruption>(rng.Range(1, harness::kCorruptionCount - 1));
+        r.where = static_cast<uint32_t>(rng.Next());
+        r.value = static_cast<uint8_t>(rng.Next());
+        c.records.push_back(r);
+      }
+      harness::CheckFramingCase(c);  // fails through HARNESS_CHECK with the case printed
+    }
+    BOOST_TEST(true);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
