@@ -100,7 +100,10 @@ class StoreTester {
   // Runs a flush of `entries` from a new cache; returns false if the hook cut it after `cut` partial batches.
   bool Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut);
   HARNESS_NO_FUZZ_COVERAGE FlushPlan Plan(const Hash256& new_tip) const;
-  // The store's raw contents, decoded with the reference XOR; checks the obfuscation on the way.
+  // Whether the store, decoded with the reference XOR, holds exactly `expected`; checks the obfuscation
+  // key entry and that obfuscated values differ from their plaintext on the way. Builds nothing.
+  HARNESS_NO_FUZZ_COVERAGE bool StoreMatches(const KvMap& expected) const;
+  // The store's contents decoded with the reference XOR, for diagnostics.
   HARNESS_NO_FUZZ_COVERAGE KvMap Plaintext() const;
   HARNESS_NO_FUZZ_COVERAGE void CheckStore(const KvMap& expected, const char* when) const;
   HARNESS_NO_FUZZ_COVERAGE void CheckCache(CoinsStackModel::Key touched) const;

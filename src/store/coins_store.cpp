@@ -161,10 +161,16 @@ void CoinsStore::BatchWrite(CoinsCursor& cursor, const Hash256& best_block) {
   Write(batch, /*sync=*/true);
 }
 
+void CoinsStore::ForEachRaw(const std::function<void(std::string_view, std::string_view)>& visit) const {
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    visit({it->key().data(), it->key().size()}, {it->value().data(), it->value().size()});
+  }
+  Check(it->status(), "iterate");
+}
+
 std::map<std::string, std::string> CoinsStore::RawContents() const {
   std::map<std::string, std::string> out;
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) out.emplace(it->key().ToString(), it->value().ToString());
-  Check(it->status(), "iterate");
+  ForEachRaw([&](std::string_view key, std::string_view value) { out.emplace(key, value); });
   return out;
 }

@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "coins/view.h"
@@ -81,7 +82,9 @@ class CoinsStore : public CoinsView {
   // throw to abandon the flush there, or end the process: how tests simulate a crash.
   std::function<void(size_t)> after_partial_write;
 
-  // Every key with its raw (still obfuscated) value, for tests and inspection.
+  // Calls `visit` with every key and its raw (still obfuscated) value, in key order, for tests and
+  // inspection; the views are valid only during the call.
+  void ForEachRaw(const std::function<void(std::string_view key, std::string_view value)>& visit) const;
   std::map<std::string, std::string> RawContents() const;
 
  private:
