@@ -343,7 +343,7 @@ BOOST_AUTO_TEST_CASE(samples_round_trip_and_pass) {
   BOOST_TEST(SerializedSize(samples[1].tx, false) == 125u);
   BOOST_TEST(SerializedSize(samples[1].tx, true) == 125u + 2 + 1 + 72 + 34);
   BOOST_TEST(samples[2].tx.IsCoinBase());
-  BOOST_TEST(samples[3].tx.vin.size() == 150u);
+  BOOST_TEST(samples[3].tx.vin.size() == 24u);
   BOOST_TEST(BlockVerdict(MakeBlock({samples[2].tx, samples[0].tx, samples[1].tx, samples[3].tx})) == "@none");
 }
 
