@@ -368,6 +368,11 @@ BOOST_AUTO_TEST_CASE(compact_size_reader) {
       {"fd00", 0, "unexpected end of data"},
       {"", 0, "unexpected end of data"},
   };
+  // Above MAX_SIZE, so written but never read: the 9-byte form.
+  std::vector<uint8_t> nine;
+  WriteCompactSize(nine, uint64_t{1} << 32);
+  BOOST_TEST(harness::Hex(nine) == "ff0000000001000000");
+  BOOST_TEST(CompactSizeLength(uint64_t{1} << 32) == 9u);
   for (const Row& row : rows) {
     std::string hex = row.hex;
     std::erase(hex, ' ');
@@ -385,6 +390,37 @@ BOOST_AUTO_TEST_CASE(compact_size_reader) {
         BOOST_TEST(CompactSizeLength(n) == written.size());
       }
     }
+  }
+}
+
+// The round trips compare with ==: it must see every field.
+BOOST_AUTO_TEST_CASE(equality_sees_every_field) {
+  Block block = MakeBlock({harness::SampleTransactions()[2].tx, harness::SampleTransactions()[1].tx});
+  const Block original = block;
+  const std::vector<void (*)(Block&)> changes = {
+      [](Block& b) { b.header.version ^= 1; },
+      [](Block& b) { b.header.prev_block.bytes[5] ^= 1; },
+      [](Block& b) { b.header.merkle_root.bytes[31] ^= 1; },
+      [](Block& b) { b.header.time ^= 1; },
+      [](Block& b) { b.header.bits ^= 1; },
+      [](Block& b) { b.header.nonce ^= 1; },
+      [](Block& b) { b.vtx.pop_back(); },
+      [](Block& b) { b.vtx[1].version ^= 1; },
+      [](Block& b) { b.vtx[1].locktime ^= 1; },
+      [](Block& b) { b.vtx[1].vin.push_back(b.vtx[1].vin[0]); },
+      [](Block& b) { b.vtx[1].vout.pop_back(); },
+      [](Block& b) { b.vtx[1].vin[0].prevout.txid.bytes[0] ^= 1; },
+      [](Block& b) { b.vtx[1].vin[0].prevout.n ^= 1; },
+      [](Block& b) { b.vtx[1].vin[0].script_sig.push_back(0x00); },
+      [](Block& b) { b.vtx[1].vin[0].sequence ^= 1; },
+      [](Block& b) { b.vtx[1].vin[0].witness[1][0] ^= 1; },
+      [](Block& b) { b.vtx[1].vout[1].value ^= 1; },
+      [](Block& b) { b.vtx[1].vout[1].script_pubkey[3] ^= 1; },
+  };
+  for (size_t i = 0; i < changes.size(); ++i) {
+    block = original;
+    changes[i](block);
+    BOOST_TEST(!(block == original), "change " << i);
   }
 }
 
