@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "amount.h"
 #include "tx/transaction.h"
 
 // Stable IDs; Reason() gives Core's reject reason string.
@@ -37,9 +38,6 @@ enum class Reject : uint8_t {
 // "" for kNone.
 const char* Reason(Reject r);
 
-// Every amount is a count of satoshis, 10^8 per coin; no more than 21 million coins can ever exist.
-constexpr int64_t kCoin = 100000000;
-constexpr int64_t kMaxMoney = 21000000 * kCoin;
 // The block weight limit; a transaction's or block's size without witness counts this many times.
 constexpr size_t kMaxBlockWeight = 4000000;
 constexpr size_t kWitnessScaleFactor = 4;
