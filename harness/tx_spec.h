@@ -86,7 +86,7 @@ struct TxSpec {
 };
 
 struct BlockSpec {
-  static constexpr size_t kMaxTxs = 12;
+  static constexpr size_t kMaxTxs = 8;
 
   uint32_t header_seed = 0;
   uint8_t txs = 0;
@@ -159,7 +159,7 @@ HARNESS_NO_FUZZ_COVERAGE TxSpec DrawTxSpec(Source& src, uint16_t max_inputs) {
 // smaller input bound (a pool pick of the null entry as their only input makes a second coinbase).
 template <typename Source>
 HARNESS_NO_FUZZ_COVERAGE BlockSpec DrawBlockSpec(Source& src) {
-  constexpr uint16_t kMaxBlockTxInputs = 64;  // block rules need many transactions, not long ones
+  constexpr uint16_t kMaxBlockTxInputs = 16;  // block rules need several transactions, not long ones
   BlockSpec b;
   b.header_seed = static_cast<uint32_t>(src.Range(0, 0xffffffff));
   b.txs = static_cast<uint8_t>(src.Range(0, 15) == 0 ? 0 : src.Range(1, BlockSpec::kMaxTxs));
