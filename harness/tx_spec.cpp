@@ -252,7 +252,8 @@ Transaction BuildTx(const TxSpec& spec) {
   }
   for (size_t i = 0; i < spec.edit_count && i < TxSpec::kMaxEdits && n > 0; ++i) {
     const InputEdit& e = spec.edits[i];
-    tx.vin[e.at % n].prevout = e.kind == EditKind::kPool ? OutpointPool()[e.from % kPoolSize] : tx.vin[e.from % n].prevout;
+    tx.vin[e.at % n].prevout =
+        e.kind == EditKind::kPool ? OutpointPool()[e.from % kPoolSize] : tx.vin[e.from % n].prevout;
   }
   if (n > 0) tx.vin[0].script_sig.assign(kScriptSigLengths[spec.script_sig % TxSpec::kScriptSigCount], 0x51);
   tx.vout.reserve(spec.outputs);
@@ -290,7 +291,9 @@ Block BuildBlock(const BlockSpec& spec) {
   block.header.nonce = static_cast<uint32_t>(rng.Next());
   for (size_t i = 0; i < spec.txs && i < BlockSpec::kMaxTxs; ++i) block.vtx.push_back(BuildTx(spec.tx[i]));
   Script* pad = block.vtx.empty() ? nullptr : PadScript(block.vtx.back());
-  if (spec.pad >= 1 && spec.pad <= 3 && pad != nullptr) PadTo(*pad, SerializedSizeRef(block, false), PadTarget(spec.pad));
+  if (spec.pad >= 1 && spec.pad <= 3 && pad != nullptr) {
+    PadTo(*pad, SerializedSizeRef(block, false), PadTarget(spec.pad));
+  }
   return block;
 }
 

@@ -33,7 +33,8 @@ std::string RenderIndented(const Transaction& tx, const std::string& indent) {
     }
     const TxIn& in = tx.vin[i];
     out += "\n" + indent + "vin[" + std::to_string(i) + "] " + Render(in.prevout) +
-           " script_sig=" + std::to_string(in.script_sig.size()) + "B witness=" + std::to_string(in.witness.size()) + " items";
+           " script_sig=" + std::to_string(in.script_sig.size()) + "B witness=" + std::to_string(in.witness.size()) +
+           " items";
   }
   for (size_t i = 0; i < tx.vout.size(); ++i) {
     out += "\n" + indent + "vout[" + std::to_string(i) + "] value=" + std::to_string(tx.vout[i].value) +
@@ -44,7 +45,9 @@ std::string RenderIndented(const Transaction& tx, const std::string& indent) {
 
 std::string RenderTxIndex(size_t tx) { return tx == SIZE_MAX ? "none" : std::to_string(tx); }
 
-bool Equal(std::span<const uint8_t> a, std::span<const uint8_t> b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+bool Equal(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
 
 }  // namespace
 
@@ -67,7 +70,9 @@ std::string RenderTx(const Transaction& tx) { return RenderIndented(tx, "    ");
 
 std::string RenderBlock(const Block& block) {
   std::string out = "Block(" + std::to_string(block.vtx.size()) + " transactions)";
-  for (size_t i = 0; i < block.vtx.size(); ++i) out += "\n    tx " + std::to_string(i) + ": " + RenderIndented(block.vtx[i], "      ");
+  for (size_t i = 0; i < block.vtx.size(); ++i) {
+    out += "\n    tx " + std::to_string(i) + ": " + RenderIndented(block.vtx[i], "      ");
+  }
   return out;
 }
 
@@ -78,7 +83,8 @@ namespace {
 void CheckAgainstReference(const Transaction& tx, std::span<const uint8_t> bytes) {
   const std::string_view subject = Reason(CheckTransaction(tx));
   const std::string_view reference = CheckTransactionRef(tx);
-  HARNESS_CHECK_EQ(subject, reference, "CheckTransaction: subject (left) and reference (right) differ\n    ", RenderTx(tx));
+  HARNESS_CHECK_EQ(subject, reference, "CheckTransaction: subject (left) and reference (right) differ\n    ",
+                   RenderTx(tx));
 
   const size_t size = SerializedSizeRef(tx, true);
   const size_t stripped_size = SerializedSizeRef(tx, false);
@@ -128,10 +134,12 @@ void CheckBlockCase(const Block& block) {
   const BlockVerdictRef reference = CheckBlockRef(block);
   HARNESS_CHECK(Reason(subject.reject) == reference.reason && subject.tx == reference.tx,
                 "CheckBlock\n    subject:   '", Reason(subject.reject), "' at tx ", RenderTxIndex(subject.tx),
-                "\n    reference: '", reference.reason, "' at tx ", RenderTxIndex(reference.tx), "\n    ", RenderBlock(block));
+                "\n    reference: '", reference.reason, "' at tx ", RenderTxIndex(reference.tx), "\n    ",
+                RenderBlock(block));
 
   HARNESS_CHECK_EQ(SerializedSize(block, true), SerializedSizeRef(block, true), "block SerializedSize with witness");
-  HARNESS_CHECK_EQ(SerializedSize(block, false), SerializedSizeRef(block, false), "block SerializedSize without witness");
+  HARNESS_CHECK_EQ(SerializedSize(block, false), SerializedSizeRef(block, false),
+                   "block SerializedSize without witness");
   if (SerializedSizeRef(block, true) > kMaxCopiedBytes) return;
   std::vector<uint8_t> bytes;
   SerializeBlock(bytes, block);
@@ -141,7 +149,8 @@ void CheckBlockCase(const Block& block) {
   if (std::any_of(block.vtx.begin(), block.vtx.end(), [](const Transaction& tx) { return tx.HasWitness(); })) {
     std::vector<uint8_t> stripped;
     SerializeBlock(stripped, block, false);
-    HARNESS_CHECK(stripped == SerializeBlockRef(block, false), "block serialization without witness\n    ", RenderBlock(block));
+    HARNESS_CHECK(stripped == SerializeBlockRef(block, false), "block serialization without witness\n    ",
+                  RenderBlock(block));
   }
 
   if (!std::all_of(block.vtx.begin(), block.vtx.end(), [](const Transaction& tx) { return RoundTrips(tx); })) return;

@@ -76,7 +76,9 @@ Block MakeBlock(std::vector<Transaction> txs) {
 
 std::vector<uint8_t> FromHex(const std::string& hex) {
   std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
   return out;
 }
 
@@ -121,7 +123,8 @@ BOOST_AUTO_TEST_CASE(every_reject_reason) {
   BOOST_TEST(Checked(MakeTx({{kA, 0}}, {0})) == "");
   BOOST_TEST(Checked(MakeTx({{kA, 0}}, {kMaxMoney, 1})) == "bad-txns-txouttotal-toolarge");
   BOOST_TEST(Checked(MakeTx({{kA, 0}}, {kMaxMoney / 2, kMaxMoney - kMaxMoney / 2})) == "");
-  BOOST_TEST(Checked(MakeTx({{kA, 0}}, {kMaxMoney / 3, kMaxMoney / 3, kMaxMoney / 3, 1})) == "bad-txns-txouttotal-toolarge");
+  BOOST_TEST(Checked(MakeTx({{kA, 0}}, {kMaxMoney / 3, kMaxMoney / 3, kMaxMoney / 3, 1})) ==
+             "bad-txns-txouttotal-toolarge");
   BOOST_TEST(Checked(MakeTx({{kA, 0}, {kA, 0}})) == "bad-txns-inputs-duplicate");
   BOOST_TEST(Checked(MakeTx({{kA, 0}, kNull})) == "bad-txns-prevout-null");
   BOOST_TEST(Checked(MakeCoinbase(1)) == "bad-cb-length");
@@ -158,7 +161,9 @@ BOOST_AUTO_TEST_CASE(oversize_boundary) {
 }
 
 BOOST_AUTO_TEST_CASE(coinbase_script_sig_length) {
-  for (const size_t length : {0, 1, 101, 150}) BOOST_TEST(Checked(MakeCoinbase(length)) == "bad-cb-length", "length " << length);
+  for (const size_t length : {0, 1, 101, 150}) {
+    BOOST_TEST(Checked(MakeCoinbase(length)) == "bad-cb-length", "length " << length);
+  }
   for (const size_t length : {2, 3, 50, 99, 100}) BOOST_TEST(Checked(MakeCoinbase(length)) == "", "length " << length);
   // Only a lone null input makes a coinbase; with a second input the null prevout is the error.
   Transaction two = MakeCoinbase(1);
@@ -254,12 +259,14 @@ BOOST_AUTO_TEST_CASE(block_reasons) {
 BOOST_AUTO_TEST_CASE(double_spend_block) {
   const OutPoint x{kA, 0};
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x, x})})) == "bad-txns-inputs-duplicate@1");
-  BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({{kB, 0}, x, {kB, 1}, x})})) == "bad-txns-inputs-duplicate@1");
+  BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({{kB, 0}, x, {kB, 1}, x})})) ==
+             "bad-txns-inputs-duplicate@1");
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({x})})) == "bad-txns-inputs-missingorspent@2");
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x, {kB, 0}}), MakeTx({{kB, 1}}), MakeTx({{kB, 2}, x})})) ==
              "bad-txns-inputs-missingorspent@3");
   // Two double spends: the first transaction, in block order, that spends an already spent outpoint.
-  BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({{kB, 0}}), MakeTx({{kB, 0}}), MakeTx({x})})) ==
+  BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({{kB, 0}}), MakeTx({{kB, 0}}),
+                                     MakeTx({x})})) ==
              "bad-txns-inputs-missingorspent@3");
   // A per-transaction failure comes first even when it sits after a double spend.
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({x}), MakeTx({{kB, 0}, {kB, 0}})})) ==
@@ -452,7 +459,8 @@ BOOST_AUTO_TEST_CASE(parse_errors) {
   BOOST_TEST(Contains(ParseError(FromHex(version + "fe00000002" + input)), "input count larger"));
   BOOST_TEST(Contains(ParseError(FromHex(version + "ff0000000000000001")), "above MAX_SIZE"));
   // A scriptSig length beyond the data, at MAX_SIZE and above.
-  BOOST_TEST(Contains(ParseError(FromHex(version + "01" + std::string(72, 'a') + "fe00000002")), "unexpected end of data: bytes needed: 33554432"));
+  BOOST_TEST(Contains(ParseError(FromHex(version + "01" + std::string(72, 'a') + "fe00000002")),
+                      "unexpected end of data: bytes needed: 33554432"));
   BOOST_TEST(Contains(ParseError(FromHex(version + "01" + std::string(72, 'a') + "fe01000002")), "above MAX_SIZE"));
   // Extended format: unknown flag bits, a superfluous witness record, a witness item count beyond the data.
   BOOST_TEST(ParseError(FromHex(version + "0001" "01" + input + "01" + output + "0100" "00000000")) == "parsed");

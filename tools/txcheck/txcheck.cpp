@@ -56,7 +56,9 @@ std::optional<std::vector<uint8_t>> DecodeHex(const std::string& hex, std::strin
     return std::nullopt;
   }
   std::vector<uint8_t> bytes(hex.size() / 2);
-  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(digit(hex[2 * i]) * 16 + digit(hex[2 * i + 1]));
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = static_cast<uint8_t>(digit(hex[2 * i]) * 16 + digit(hex[2 * i + 1]));
+  }
   return bytes;
 }
 
@@ -75,8 +77,8 @@ int CheckOne(size_t number, const std::string& hex) {
   const std::string subject = Verdict(Reason(CheckTransaction(tx)));
   const std::string reference = Verdict(harness::CheckTransactionRef(tx));
   std::cout << "tx " << number << " (" << bytes->size() << " bytes, " << tx.vin.size() << " in, " << tx.vout.size()
-            << " out): subject=" << subject << " reference=" << reference << (subject == reference ? "" : "  <- DISAGREE")
-            << "\n";
+            << " out): subject=" << subject << " reference=" << reference
+            << (subject == reference ? "" : "  <- DISAGREE") << "\n";
   return subject == reference ? 0 : kDisagree;
 }
 
