@@ -9,9 +9,9 @@
 // start from a fill (distinct hashes; families sharing a hash over several indexes; a run of zero hashes)
 // and then take up to kMaxEdits edits, each setting one input to a pool entry or to a copy of another input.
 //
-// Drawing (DrawTxSpec, DrawBlockSpec) takes any Source with `uint64_t Range(lo, hi)`: the fuzz targets wrap
-// FuzzedDataProvider, the unit tests use harness::Rng. Input counts are biased toward 0 to 3 inputs (the
-// subject's special cases) and small lists, with occasional lists of up to `max_inputs` (3,000).
+// Drawing (DrawTxSpec, DrawBlockSpec) takes any Source with `uint64_t Range(lo, hi)`: the fuzz targets pass
+// their input bytes (fuzz/byte_source.h), the unit tests harness::Rng. Input counts are biased toward 1 to 3
+// inputs (the subject's special cases) and small lists, with occasional lists of up to `max_inputs` (3,000).
 #pragma once
 
 #include <array>
