@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "amount.h"  // kMaxMoney: no stored coin exceeds it, so a larger amount marks corruption
 #include "coins/coin.h"
 #include "coins/outpoint.h"
 
@@ -76,6 +77,3 @@ Coin DecodeCoin(std::span<const uint8_t> value);
 std::string EncodeHeadBlocks(const Hash256& new_tip, const Hash256& old_tip);
 // Throws StoreCorruption unless `value` is exactly two hashes.
 std::pair<Hash256, Hash256> DecodeHeadBlocks(std::span<const uint8_t> value);
-
-// 21 million coins of 10^8 units: no stored coin can exceed it, so a larger amount marks corruption.
-inline constexpr int64_t kMaxMoney = int64_t{21'000'000} * 100'000'000;

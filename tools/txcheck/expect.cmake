@@ -1,0 +1,16 @@
+# Runs TXCHECK with ARGS (arguments separated by |) or, when INPUT is set, with that file on standard input, and requires
+# exit status EXPECT_RC and output (stdout and stderr together) matching EXPECT_REGEX.
+cmake_minimum_required(VERSION 3.25)
+if(DEFINED INPUT)
+  execute_process(COMMAND ${TXCHECK} INPUT_FILE ${INPUT} OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
+else()
+  string(REPLACE "|" ";" ARGS "${ARGS}")
+  execute_process(COMMAND ${TXCHECK} ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
+endif()
+message("${out}")
+if(NOT rc EQUAL EXPECT_RC)
+  message(FATAL_ERROR "txcheck exited with ${rc}, expected ${EXPECT_RC}")
+endif()
+if(NOT out MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "txcheck output does not match: ${EXPECT_REGEX}")
+endif()
