@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "hex.h"
 #include "rng.h"
 
 namespace harness {
@@ -24,15 +25,6 @@ int64_t FirstDifference(std::span<const uint8_t> a, std::span<const uint8_t> b) 
   return m.first == a.end() ? -1 : m.first - a.begin();
 }
 
-std::string Hex(std::span<const uint8_t> bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const uint8_t b : bytes.first(std::min<size_t>(bytes.size(), 16))) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out + (bytes.size() > 16 ? "..." : "");
-}
 
 // A stream that accepts writes, has nothing to read and cannot seek, so ftell fails: a stand-in for a pipe
 // with no system calls.
@@ -153,8 +145,8 @@ void FileIoTester::CheckDisk(bool all) {
     const auto want = model_.Raw(w, r.lo, r.hi);
     const int64_t at = FirstDifference({scratch_.disk, n}, want);
     HARNESS_CHECK(at < 0, "raw bytes on disk differ from plaintext XOR key at offset ", r.lo + at, " (checked [",
-                  r.lo, ", ", r.hi, "))\n    disk:  ", Hex({scratch_.disk + at, n - at}),
-                  "\n    model: ", Hex(want.subspan(at)));
+                  r.lo, ", ", r.hi, "))\n    disk:  ", HexStr(std::span<const uint8_t>{scratch_.disk + at, n - at}),
+                  "\n    model: ", HexStr(want.subspan(at)));
   }
   model_.ClearDirty();
 }
@@ -164,8 +156,8 @@ void FileIoTester::CheckRead(const uint8_t* dst, uint64_t at, uint32_t len, size
   HARNESS_CHECK_EQ(got, n, "bytes the model says exist at ", at);
   HARNESS_CHECK_EQ(threw, n < len, "a read throws exactly when it comes up short (", n, " of ", len, " bytes exist)");
   const int64_t diff = FirstDifference({dst, n}, {scratch_.expected, n});
-  HARNESS_CHECK(diff < 0, "read at ", at, " differs at +", diff, "\n    subject: ", Hex({dst + diff, n - diff}),
-                "\n    model:   ", Hex({scratch_.expected + diff, n - diff}));
+  HARNESS_CHECK(diff < 0, "read at ", at, " differs at +", diff, "\n    subject: ", HexStr(std::span<const uint8_t>{dst + diff, n - diff}),
+                "\n    model:   ", HexStr(std::span<const uint8_t>{scratch_.expected + diff, n - diff}));
   const uint8_t* tail = std::find_if(dst + n, dst + len, [](uint8_t b) { return b != kSentinel; });
   HARNESS_CHECK(tail == dst + len, "a short read changed the destination past the ", n, " bytes read, at +",
                 tail - dst);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "check.h"
+#include "hex.h"
 #include "io/buffered.h"
 #include "io/file.h"
 #include "obfuscation_ref.h"
@@ -29,15 +30,6 @@ void Payload(std::vector<uint8_t>& out, uint32_t size, uint32_t seed) {
   }
 }
 
-std::string Hex(std::span<const uint8_t> bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const uint8_t b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
-}
 
 struct CaseTrace {
   const FramingCase* c;
@@ -102,7 +94,7 @@ void CheckReader(const FramingCase& c, std::span<const uint8_t> plain) {
                   ToString(ref.error), "'");
     const auto want = plain.subspan(ref.payload_at, ref.size);
     HARNESS_CHECK(std::equal(payload.begin(), payload.end(), want.begin(), want.end()), "record ", i,
-                  ": payload differs\n    subject:   ", Hex(payload), "\n    reference: ", Hex(want));
+                  ": payload differs\n    subject:   ", HexStr(payload), "\n    reference: ", HexStr(want));
     HARNESS_CHECK_EQ(in.Position().value_or(0), ref.end, "record ", i, ": position after the record");
     at = ref.end;
   }
@@ -132,10 +124,10 @@ uint32_t SizeValue(uint32_t where, uint32_t size) {
 }
 
 std::string FramingCase::ToString() const {
-  std::string out = std::string(undo ? "Undo" : "Block") + "File(key=" + Hex(key) +
+  std::string out = std::string(undo ? "Undo" : "Block") + "File(key=" + HexStr(key) +
                     ", max_size=" + std::to_string(max_size) + ", prefix=" + std::to_string(prefix) +
                     ", truncate=" + std::to_string(truncate) + ", mech=" + std::to_string(mech);
-  if (raw) return out + ", raw=" + Hex(raw_bytes) + ")";
+  if (raw) return out + ", raw=" + HexStr(raw_bytes) + ")";
   out += ", records=[";
   for (size_t i = 0; i < records.size(); ++i) {
     const Record& r = records[i];

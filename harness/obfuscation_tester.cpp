@@ -5,22 +5,13 @@
 #include <span>
 
 #include "check.h"
+#include "hex.h"
 #include "obfuscation.h"
 #include "obfuscation_ref.h"
 #include "rng.h"
 
 namespace harness {
 namespace {
-
-std::string Hex(std::span<const uint8_t> bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const uint8_t b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
-}
 
 bool Same(std::span<const uint8_t> a, std::span<const uint8_t> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
@@ -34,7 +25,7 @@ struct alignas(8) Buffer {
 }  // namespace
 
 std::string ObfuscationCase::ToString() const {
-  std::string out = "Obfuscate(key=" + Hex(key) + ", offset=" + std::to_string(offset) +
+  std::string out = "Obfuscate(key=" + HexStr(key) + ", offset=" + std::to_string(offset) +
                     ", length=" + std::to_string(length) + ", alignment=" + std::to_string(alignment) +
                     ", data_seed=" + std::to_string(data_seed) + ", chunks=[";
   for (size_t i = 0; i < chunks.size(); ++i) out += (i ? "," : "") + std::to_string(chunks[i]);
@@ -69,7 +60,7 @@ void CheckObfuscationCase(const ObfuscationCase& c) {
 
   const auto whole = copy_of_plain(whole_buf);
   obfuscation(whole, c.offset);
-  HARNESS_CHECK(Same(whole, ref), "whole buffer\n    subject:   ", Hex(whole), "\n    reference: ", Hex(ref));
+  HARNESS_CHECK(Same(whole, ref), "whole buffer\n    subject:   ", HexStr(whole), "\n    reference: ", HexStr(ref));
 
   const auto chunked = copy_of_plain(chunked_buf);
   size_t done = 0;
@@ -78,11 +69,11 @@ void CheckObfuscationCase(const ObfuscationCase& c) {
     obfuscation(chunked.subspan(done, n), c.offset + done);
     done += n;
   }
-  HARNESS_CHECK(Same(chunked, ref), "chunked\n    subject:   ", Hex(chunked), "\n    reference: ", Hex(ref));
+  HARNESS_CHECK(Same(chunked, ref), "chunked\n    subject:   ", HexStr(chunked), "\n    reference: ", HexStr(ref));
 
   obfuscation(whole, c.offset);
-  HARNESS_CHECK(Same(whole, plain), "applying twice restores the plaintext\n    got:       ", Hex(whole),
-                "\n    plaintext: ", Hex(plain));
+  HARNESS_CHECK(Same(whole, plain), "applying twice restores the plaintext\n    got:       ", HexStr(whole),
+                "\n    plaintext: ", HexStr(plain));
 }
 
 }  // namespace harness

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "coins_tester.h"
+#include "hex.h"
 #include "obfuscation_ref.h"
 #include "store/encoding.h"
 
@@ -16,6 +17,8 @@ HARNESS_NO_FUZZ_COVERAGE_BEGIN  // oracle code: the store and the cache are comp
 namespace {
 
 constexpr char kPath[] = "/coins";
+// Bytes of a key or value shown in a failure: enough to tell them apart.
+constexpr size_t kShownBytes = 48;
 
 // A cache that can be loaded with exact entries: how a flush is run again after a crash.
 class ReplayCache : public CoinsViewCache {
@@ -24,15 +27,6 @@ class ReplayCache : public CoinsViewCache {
   using CoinsViewCache::InsertEntry;
 };
 
-std::string Hex(const std::string& s, size_t max = 48) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < s.size() && i < max; ++i) {
-    out += kHex[static_cast<uint8_t>(s[i]) >> 4];
-    out += kHex[static_cast<uint8_t>(s[i]) & 15];
-  }
-  return s.size() > max ? out + "..." : out;
-}
 
 // The first few keys on which two states differ, for a readable failure.
 std::string Diff(const KvMap& got, const KvMap& want) {
@@ -40,7 +34,7 @@ std::string Diff(const KvMap& got, const KvMap& want) {
   int shown = 0;
   auto show = [&](const std::string& key, const KvMap& in) {
     const auto it = in.find(key);
-    return it == in.end() ? std::string("absent") : Hex(it->second);
+    return it == in.end() ? std::string("absent") : HexStr(it->second, kShownBytes);
   };
   KvMap keys = got;
   keys.insert(want.begin(), want.end());
@@ -48,7 +42,7 @@ std::string Diff(const KvMap& got, const KvMap& want) {
     const auto g = got.find(key), w = want.find(key);
     const bool same = (g == got.end()) == (w == want.end()) && (g == got.end() || g->second == w->second);
     if (same || ++shown > 5) continue;
-    out += "\n      key " + Hex(key) + ": store " + show(key, got) + ", reference " + show(key, want);
+    out += "\n      key " + HexStr(key, kShownBytes) + ": store " + show(key, got) + ", reference " + show(key, want);
   }
   return out.empty() ? " (none)" : out;
 }
@@ -342,7 +336,7 @@ bool StoreTester::StoreMatches(const KvMap& expected) const {
     // The key bytes that meet this value (offset 0 onwards): if any is non-zero, the value must change.
     const bool key_covers = !std::all_of(key_.begin(), key_.begin() + std::min<size_t>(raw.size(), 8),
                                          [](uint8_t b) { return b == 0; });
-    HARNESS_CHECK(!key_covers || plain != raw, "value of ", Hex(std::string(key)), " is stored in plaintext");
+    HARNESS_CHECK(!key_covers || plain != raw, "value of ", HexStr(key, kShownBytes), " is stored in plaintext");
     same = same && next != expected.end() && next->first == key && next->second == plain;
     if (next != expected.end()) ++next;
   });

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "check.h"
+#include "hex.h"
 #include "tx/check.h"
 #include "tx_check_ref.h"
 
@@ -19,7 +20,7 @@ constexpr size_t kMaxRenderedInputs = 64;
 constexpr size_t kMaxCopiedBytes = 256 * 1024;
 
 std::string Render(const OutPoint& p) {
-  return Hex(p.txid.bytes) + ":" + std::to_string(p.n) + (IsNullPrevout(p) ? " (null)" : "");
+  return HexStr(p.txid.bytes) + ":" + std::to_string(p.n) + (IsNullPrevout(p) ? " (null)" : "");
 }
 
 std::string RenderIndented(const Transaction& tx, const std::string& indent) {
@@ -49,22 +50,13 @@ bool Equal(std::span<const uint8_t> a, std::span<const uint8_t> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
+// Enough to see where two serializations part; a megabyte of hex helps nobody.
+constexpr size_t kMaxShownBytes = 4096;
+
 }  // namespace
 
 bool RoundTrips(const Transaction& tx) { return !tx.vin.empty() || tx.vout.empty(); }
 
-std::string Hex(std::span<const uint8_t> bytes) {
-  // Enough to see where two serializations part; a megabyte of hex helps nobody.
-  constexpr size_t kMaxShown = 4096;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const uint8_t b : bytes.first(std::min(bytes.size(), kMaxShown))) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  if (bytes.size() > kMaxShown) out += "... (" + std::to_string(bytes.size()) + " bytes)";
-  return out;
-}
 
 std::string RenderTx(const Transaction& tx) { return RenderIndented(tx, "    "); }
 
@@ -92,14 +84,14 @@ void CheckAgainstReference(const Transaction& tx, std::span<const uint8_t> bytes
   HARNESS_CHECK_EQ(SerializedSize(tx, false), stripped_size, "SerializedSize without witness\n    ", RenderTx(tx));
   if (size > kMaxCopiedBytes) return;
   const std::vector<uint8_t> ref_bytes = SerializeTransactionRef(tx, true);
-  HARNESS_CHECK(Equal(bytes, ref_bytes), "serialization\n    subject:   ", Hex(bytes), "\n    reference: ",
-                Hex(ref_bytes), "\n    ", RenderTx(tx));
+  HARNESS_CHECK(Equal(bytes, ref_bytes), "serialization\n    subject:   ", HexStr(bytes, kMaxShownBytes), "\n    reference: ",
+                HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
   if (!tx.HasWitness()) return;
   std::vector<uint8_t> stripped;
   SerializeTransaction(stripped, tx, false);
   const std::vector<uint8_t> ref_stripped = SerializeTransactionRef(tx, false);
-  HARNESS_CHECK(stripped == ref_stripped, "serialization without witness\n    subject:   ", Hex(stripped),
-                "\n    reference: ", Hex(ref_stripped), "\n    ", RenderTx(tx));
+  HARNESS_CHECK(stripped == ref_stripped, "serialization without witness\n    subject:   ", HexStr(stripped, kMaxShownBytes),
+                "\n    reference: ", HexStr(ref_stripped, kMaxShownBytes), "\n    ", RenderTx(tx));
 }
 
 }  // namespace
@@ -112,7 +104,7 @@ void CheckTx(const Transaction& tx) {
   Transaction back;
   std::string error;
   HARNESS_CHECK(ParseTransaction(bytes, back, &error), "parsing the serialization failed: ", error,
-                "\n    bytes: ", Hex(bytes), "\n    ", RenderTx(tx));
+                "\n    bytes: ", HexStr(bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
   HARNESS_CHECK(back == tx, "parsing the serialization changed the transaction\n    before: ", RenderTx(tx),
                 "\n    after:  ", RenderTx(back));
 }
@@ -122,8 +114,8 @@ bool CheckTxBytes(std::span<const uint8_t> input) {
   if (!ParseTransaction(input, tx)) return false;
   std::vector<uint8_t> bytes;
   SerializeTransaction(bytes, tx);
-  HARNESS_CHECK(Equal(bytes, input), "parsed bytes serialize differently\n    input:  ", Hex(input),
-                "\n    output: ", Hex(bytes), "\n    ", RenderTx(tx));
+  HARNESS_CHECK(Equal(bytes, input), "parsed bytes serialize differently\n    input:  ", HexStr(input, kMaxShownBytes),
+                "\n    output: ", HexStr(bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
   // Parsing `bytes` gives `tx` again: it is the input.
   CheckAgainstReference(tx, bytes);
   return true;
@@ -144,8 +136,8 @@ void CheckBlockCase(const Block& block) {
   std::vector<uint8_t> bytes;
   SerializeBlock(bytes, block);
   const std::vector<uint8_t> ref_bytes = SerializeBlockRef(block, true);
-  HARNESS_CHECK(bytes == ref_bytes, "block serialization\n    subject:   ", Hex(bytes), "\n    reference: ",
-                Hex(ref_bytes), "\n    ", RenderBlock(block));
+  HARNESS_CHECK(bytes == ref_bytes, "block serialization\n    subject:   ", HexStr(bytes, kMaxShownBytes), "\n    reference: ",
+                HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderBlock(block));
   if (std::any_of(block.vtx.begin(), block.vtx.end(), [](const Transaction& tx) { return tx.HasWitness(); })) {
     std::vector<uint8_t> stripped;
     SerializeBlock(stripped, block, false);

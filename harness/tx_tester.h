@@ -26,7 +26,6 @@ namespace harness {
 bool RoundTrips(const Transaction& tx);
 
 // Lowercase hex, cut off after 4 KiB.
-std::string Hex(std::span<const uint8_t> bytes);
 std::string RenderTx(const Transaction& tx);
 std::string RenderBlock(const Block& block);
 

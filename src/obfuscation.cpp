@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include "hex.h"
 
 namespace {
 
@@ -35,13 +36,8 @@ Obfuscation::KeyBytes Obfuscation::key() const {
 }
 
 std::string Obfuscation::ToString() const {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const uint8_t b : key()) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
+  const KeyBytes bytes = key();
+  return HexStr(bytes);
 }
 
 void Obfuscation::operator()(std::span<uint8_t> data, uint64_t offset) const {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hex.h"
 #include "rng.h"
 #include "serialize.h"
 #include "tx/check.h"
@@ -323,12 +324,12 @@ BOOST_AUTO_TEST_CASE(serialization_known_answer) {
   // version | 1 input: hash, index 2, scriptSig [51], sequence | 1 output: 5, script [6a] | locktime
   const std::string legacy = "01000000" "01" "11" + std::string(60, '0') + "22" "02000000" "0151" "ffffffff" "01"
                              "0500000000000000" "016a" "04030201";
-  BOOST_TEST(harness::Hex(Serialized(tx)) == legacy);
+  BOOST_TEST(HexStr(Serialized(tx)) == legacy);
   // With a witness: marker and flag after the version, the stacks before the locktime.
   tx.vin[0].witness = {{0xab, 0xcd}, {}};
   const std::string segwit = "01000000" "0001" "01" "11" + std::string(60, '0') + "22" "02000000" "0151" "ffffffff"
                              "01" "0500000000000000" "016a" "02" "02abcd" "00" "04030201";
-  BOOST_TEST(harness::Hex(Serialized(tx)) == segwit);
+  BOOST_TEST(HexStr(Serialized(tx)) == segwit);
   Transaction back;
   BOOST_TEST(ParseTransaction(FromHex(segwit), back));
   BOOST_TEST((back == tx));
@@ -378,7 +379,7 @@ BOOST_AUTO_TEST_CASE(compact_size_reader) {
   // Above MAX_SIZE, so written but never read: the 9-byte form.
   std::vector<uint8_t> nine;
   WriteCompactSize(nine, uint64_t{1} << 32);
-  BOOST_TEST(harness::Hex(nine) == "ff0000000001000000");
+  BOOST_TEST(HexStr(nine) == "ff0000000001000000");
   BOOST_TEST(CompactSizeLength(uint64_t{1} << 32) == 9u);
   for (const Row& row : rows) {
     std::string hex = row.hex;
@@ -393,7 +394,7 @@ BOOST_AUTO_TEST_CASE(compact_size_reader) {
       if (in.ok()) {
         std::vector<uint8_t> written;
         WriteCompactSize(written, n);
-        BOOST_TEST(harness::Hex(written) == hex);
+        BOOST_TEST(HexStr(written) == hex);
         BOOST_TEST(CompactSizeLength(n) == written.size());
       }
     }

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "hex.h"
+
 struct Hash256 {
   std::array<uint8_t, 32> bytes{};
 
@@ -43,12 +45,4 @@ struct OutPointHasher {
   }
 };
 
-inline std::string Hash256::ToShortString() const {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < 8; ++i) {
-    out += kHex[bytes[i] >> 4];
-    out += kHex[bytes[i] & 15];
-  }
-  return out;
-}
+inline std::string Hash256::ToShortString() const { return HexStr(std::span(bytes).first(8)); }

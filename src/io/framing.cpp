@@ -5,17 +5,9 @@
 #include <algorithm>
 #include <memory>
 
-namespace {
+#include "hex.h"
 
-std::string Hex(std::span<const uint8_t> bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const uint8_t b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
-}
+namespace {
 
 // libcrypto calls return 1 (or a non-null pointer) on success.
 void Require(bool ok) {
@@ -58,7 +50,7 @@ uint32_t ReadHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size, 
   in.Read(header);
   if (!std::equal(magic.begin(), magic.end(), header)) {
     throw FramingError(FramingError::Kind::kBadMagic,
-                       where + "magic " + Hex(std::span(header, 4)) + ", expected " + Hex(magic));
+                       where + "magic " + HexStr(std::span(header, 4)) + ", expected " + HexStr(magic));
   }
   uint32_t size = 0;
   for (int i = 0; i < 4; ++i) size |= uint32_t{header[4 + i]} << (8 * i);
@@ -130,7 +122,7 @@ void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev
   const Hash256 expected = UndoChecksum(prev_block_hash, payload);
   if (stored != expected) {
     throw FramingError(FramingError::Kind::kBadChecksum, "undo record at offset " + std::to_string(at) +
-                                                             ": checksum " + Hex(stored.bytes) + ", expected " +
-                                                             Hex(expected.bytes));
+                                                             ": checksum " + HexStr(stored.bytes) + ", expected " +
+                                                             HexStr(expected.bytes));
   }
 }
