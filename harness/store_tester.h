@@ -75,8 +75,8 @@ class StoreTester {
 
   // Applies one step to subject and reference and checks; false (nothing changed) if it does not apply.
   bool Apply(StoreStep step);
-  // Final sweep: every touched outpoint through the cache and in the store (each step that changes the
-  // store compares all of it).
+  // Final sweep: every touched outpoint read from the store, through its decoder (each step that changes
+  // the store compares all of it raw; each step checks the touched cache entry).
   HARNESS_NO_FUZZ_COVERAGE void CheckAll();
 
   // Partial batches written by flushes so far, and flushes cut short: the fuzz target's progress signal.
