@@ -1,6 +1,7 @@
 cmake_minimum_required(VERSION 3.25)
-# ctest fuzz.registry: `fuzz --list` must print exactly the targets in fuzz/CMakeLists.txt, and each must
-# have a non-empty seed corpus folder (and every corpus folder a target).
+# ctest fuzz.registry: `fuzz --list` must print exactly the targets in fuzz/CMakeLists.txt, each must have
+# a non-empty seed corpus folder (and every corpus folder a target), and every regression input listed in
+# corpus/<target>.regressions must be in that folder.
 execute_process(COMMAND ${FUZZ} --list OUTPUT_VARIABLE listed RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "fuzz --list failed with ${rc}")
@@ -21,6 +22,16 @@ foreach(name IN LISTS EXPECTED)
   file(GLOB seeds ${CORPUS}/${name}/*)
   if(NOT seeds)
     message(FATAL_ERROR "fuzz target ${name} has no seeds in corpus/${name}/")
+  endif()
+  # Every regression input (tools/corpus add) must still be in the corpus that replay.<name> runs.
+  if(EXISTS ${CORPUS}/${name}.regressions)
+    file(STRINGS ${CORPUS}/${name}.regressions lines REGEX "^[0-9a-f]")
+    foreach(line IN LISTS lines)
+      string(REGEX MATCH "^[0-9a-f]+" hash "${line}")
+      if(NOT EXISTS ${CORPUS}/${name}/${hash})
+        message(FATAL_ERROR "corpus/${name}.regressions lists ${hash}, which is not in corpus/${name}/")
+      endif()
+    endforeach()
   endif()
 endforeach()
 message(STATUS "${listed}")
