@@ -193,6 +193,7 @@ bool StoreTester::Apply(StoreStep step) {
       case StoreOp::kPeekStore: {
         const auto got = store_->PeekCoin(o);
         HARNESS_CHECK(got == model_.base(k), "store coin: subject ", Render(got), ", reference ", Render(model_.base(k)));
+        HARNESS_CHECK_EQ(store_->HaveCoin(o), model_.base(k).has_value(), "HaveCoin on the store");
         break;
       }
     }

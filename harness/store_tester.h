@@ -49,7 +49,7 @@ enum class StoreOp : uint8_t {
   kSync = 7,          // Sync into the store, likewise
   kReopen = 8,        // drop the cache (and its unflushed changes), close and reopen the store, perhaps
                       // asking for an obfuscation key (kept only if the store is still new and empty)
-  kPeekStore = 9,     // read a coin from the store directly
+  kPeekStore = 9,     // read a coin from the store directly (PeekCoin and HaveCoin)
 };
 inline constexpr uint8_t kStoreOpCount = 10;
 const char* ToString(StoreOp op);

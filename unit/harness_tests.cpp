@@ -4,8 +4,11 @@
 
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "check.h"
+#include "hex.h"
 #include "prevector_tester.h"
 #include "rng.h"
 
@@ -65,6 +68,15 @@ BOOST_AUTO_TEST_CASE(every_prevector_op_has_a_name) {
   s.index = 2;
   s.count = 3;
   BOOST_TEST(s.ToString() == "InsertSelfRange(side=0, pos=1, index=2, count=3)");
+}
+
+BOOST_AUTO_TEST_CASE(hex_rendering) {
+  const std::vector<uint8_t> bytes{0x00, 0x0f, 0xa5, 0xff};
+  BOOST_TEST(HexStr(bytes) == "000fa5ff");
+  BOOST_TEST(HexStr(bytes, 2) == "000f...");
+  BOOST_TEST(HexStr(bytes, 4) == "000fa5ff");
+  BOOST_TEST(HexStr(std::string_view("\x01\xfe", 2)) == "01fe");
+  BOOST_TEST(HexStr(std::span<const uint8_t>{}) == "");
 }
 
 BOOST_AUTO_TEST_CASE(rng_is_reproducible) {

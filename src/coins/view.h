@@ -95,8 +95,6 @@ class CoinsCursor {
   CoinsCachePair* Begin() const { return sentinel_.second.Next(); }
   CoinsCachePair* End() const { return &sentinel_; }
   CoinsCachePair* Next(CoinsCachePair& current);
-  // True when the source entry will not survive the batch (flush, or a spent entry).
-  bool WillErase(const CoinsCachePair& current) const { return wipe_ || current.second.coin.IsSpent(); }
 
  private:
   CoinsViewCache& owner_;
