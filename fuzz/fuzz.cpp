@@ -6,8 +6,10 @@
 #include <cstring>
 #include <string>
 
-// Per-target binaries (OSS-Fuzz) define this to the target they run when FUZZ is unset.
-extern "C" [[gnu::weak]] const char* const fuzz_default_target = nullptr;
+// Per-target binaries (OSS-Fuzz) define this to the target they run when FUZZ is unset; elsewhere it stays
+// undefined and its address null. A weak declaration, not a weak definition: clang 14 (AFL++'s compiler)
+// emits a weak constant as weak_odr and folds its nullptr into every reader, whatever the linker picks.
+extern "C" [[gnu::weak]] const char* const fuzz_default_target;
 
 namespace fuzz {
 namespace {
@@ -115,7 +117,7 @@ bool Register(std::string_view name, TargetFn fn) {
 
 std::string_view SelectedName() {
   const char* name = std::getenv("FUZZ");
-  if (name == nullptr || *name == '\0') name = fuzz_default_target;
+  if ((name == nullptr || *name == '\0') && &fuzz_default_target != nullptr) name = fuzz_default_target;
   return name == nullptr ? std::string_view{} : std::string_view{name};
 }
 
