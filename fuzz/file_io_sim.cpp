@@ -7,8 +7,8 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "file_tester.h"
-#include "obfuscation.h"
 #include "fuzz.h"
+#include "obfuscation.h"
 
 namespace {
 

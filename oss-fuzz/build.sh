@@ -13,7 +13,8 @@ set -eu
 
 for var in CC CXX CFLAGS CXXFLAGS LIB_FUZZING_ENGINE SRC OUT WORK; do
   if [[ -z ${!var+set} ]]; then
-    echo "build.sh: $var is not set (OSS-Fuzz's builder sets CC CXX CFLAGS CXXFLAGS LIB_FUZZING_ENGINE SRC OUT WORK)" >&2
+    echo "build.sh: $var is not set (OSS-Fuzz's builder sets CC, CXX, CFLAGS, CXXFLAGS," \
+         "LIB_FUZZING_ENGINE, SRC, OUT and WORK)" >&2
     exit 1
   fi
 done
