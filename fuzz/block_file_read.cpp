@@ -57,3 +57,15 @@ FUZZ_TARGET(block_file_read) {
   Decode(fdp, c);
   harness::CheckFramingCase(c);
 }
+
+FUZZ_TARGET_INFO(block_file_read) {
+  fuzz::TargetInfo info;
+  // max_len stays 0 (the engine's default): a raw case makes the rest of the input the file, so every
+  // length is meaningful.
+  // Raw files are the input's leading bytes (ConsumeRemainingBytes): a record header is the magic and a
+  // little-endian size, at the limit or just past it.
+  info.AddBytes("magic", harness::kMagic);
+  info.AddLittleEndian("size_max", kMaxRecordSize);
+  info.AddLittleEndian("size_over_max", kMaxRecordSize + 1);
+  return info;
+}

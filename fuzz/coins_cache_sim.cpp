@@ -38,3 +38,11 @@ FUZZ_TARGET(coins_cache_sim) {
   for (int i = 0; i < n; ++i) tester.Apply(steps[i]);
   tester.CheckAll();
 }
+
+FUZZ_TARGET_INFO(coins_cache_sim) {
+  fuzz::TargetInfo info;
+  // Per step at most the op, the outpoint and a coin or block index, one byte each.
+  info.max_len = kMaxSteps * 3;
+  info.AddEnum<harness::CoinsOp>("op", harness::kCoinsOpCount, harness::ToString);
+  return info;
+}

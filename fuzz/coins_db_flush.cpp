@@ -84,3 +84,15 @@ FUZZ_TARGET(coins_db_flush) {
   for (int i = 0; i < n; ++i) tester.Apply(steps[i]);
   tester.CheckAll();
 }
+
+FUZZ_TARGET_INFO(coins_db_flush) {
+  fuzz::TargetInfo info;
+  // The key (a class byte and up to 8 key bytes), then at most kMaxSteps kept steps of at most 5 bytes (a
+  // flush: op, exponent, mantissa, cut, cut again). Steps dropped over budget consume bytes too, but an
+  // input without them decodes to the same steps, so nothing longer is needed.
+  info.max_len = 1 + Obfuscation::kKeySize + kMaxSteps * 5;
+  // Only the op codes: every other byte indexes a table or scales a limit, and the store's keys and values
+  // (key prefixes, the obfuscation key's key) are never read from the input.
+  info.AddEnum<harness::StoreOp>("op", harness::kStoreOpCount, harness::ToString);
+  return info;
+}

@@ -7,7 +7,7 @@ fuzz::TargetFn g_target = nullptr;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  fuzz::HandleListFlag(*argc, *argv);
+  fuzz::HandleInfoFlags(*argc, *argv);
   g_target = fuzz::SelectTarget();
   return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "file_tester.h"
 #include "fuzz.h"
+#include "obfuscation.h"
 
 namespace {
 
@@ -100,4 +101,13 @@ FUZZ_TARGET(file_io_sim) {
   harness::FileIoTester tester(key);
   for (int i = 0; i < n; ++i) tester.Apply(steps[i]);
   tester.Finish();
+}
+
+FUZZ_TARGET_INFO(file_io_sim) {
+  fuzz::TargetInfo info;
+  // The key (a class byte and up to 8 bytes), then at most 7 bytes a step: a write (op, length class, two
+  // length bytes, 2-byte seed, mechanics) or a seek (op, window, delta, anchor class, 3-byte anchor).
+  info.max_len = 1 + Obfuscation::kKeySize + kMaxSteps * 7;
+  info.AddEnum<harness::FileOp>("op", harness::kFileOpCount, harness::ToString);
+  return info;
 }

@@ -1,17 +1,23 @@
 // The fuzz target registry. One binary hosts every target; the environment variable FUZZ selects one.
 //
 //   FUZZ_TARGET(prevector_sim) { /* use `buffer` */ }
+//   FUZZ_TARGET_INFO(prevector_sim) { fuzz::TargetInfo info; /* fill in */ return info; }
 //
-// registers `prevector_sim` at static-initialization time. The same sources link against libFuzzer, AFL++'s
-// libFuzzer-compatible driver, or the plain replay main (fuzz/replay_main.cpp). A target must keep no state
-// across inputs and must abort (HARNESS_CHECK) only on a real divergence or broken invariant.
+// registers `prevector_sim` and what engines may know about it at static-initialization time. The same
+// sources link against libFuzzer, AFL++'s libFuzzer-compatible driver, or the plain replay main
+// (fuzz/replay_main.cpp). A target must keep no state across inputs and must abort (HARNESS_CHECK) only on a
+// real divergence or broken invariant.
 #pragma once
 
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fuzz {
 
@@ -27,8 +33,56 @@ bool Register(std::string_view name, TargetFn fn);
 TargetFn SelectTarget();
 std::string_view SelectedName();
 
-// Handles `--list` (prints the target names, one per line, and exits 0). Call before anything else.
-void HandleListFlag(int argc, char** argv);
+// What a fuzzing engine may use besides the target itself: a dictionary and the longest useful input.
+// Built from the constants and enums of the code the target drives, never from hand-typed bytes, so it
+// follows them when they change. `fuzz --dict=NAME` and `fuzz --options=NAME` print it in the engines'
+// formats (corpus/NAME.dict, and NAME.dict / NAME.options next to the OSS-Fuzz binaries).
+struct TargetInfo {
+  // The longest input the target's decoder can consume; bytes past it change nothing (or are equivalent
+  // to a shorter input). 0: no such bound, the engine's default applies. Engines truncate longer seeds to
+  // this length, so no seed in corpus/NAME/ may be longer (ctest fuzz.options).
+  size_t max_len = 0;
+  // (name, bytes), printed in this order. Names are printed with every character outside [A-Za-z0-9_] as '_'.
+  std::vector<std::pair<std::string, std::string>> dictionary;
+
+  // Adds one token. Aborts for an empty or over-long token (AFL++ refuses tokens over 128 bytes) and for
+  // bytes that an earlier token already has (a duplicate only skews the mutator's choice).
+  void AddBytes(std::string_view name, std::span<const uint8_t> bytes);
+  // `value` as sizeof(T) little-endian bytes: how the wire formats store integers, and how
+  // FuzzedDataProvider's ConsumeIntegral reads them (backwards from the end of the input, most significant
+  // byte last).
+  template <std::integral T>
+  void AddLittleEndian(std::string_view name, T value) {
+    uint8_t bytes[sizeof(T)];
+    for (size_t i = 0; i < sizeof(T); ++i) bytes[i] = static_cast<uint8_t>(static_cast<uint64_t>(value) >> (8 * i));
+    AddBytes(name, bytes);
+  }
+  // One single-byte token per value 0 .. count - 1 of an operation enum, named `<prefix>_<to_string(op)>`:
+  // the byte that selects that operation (decoders take the op code modulo the count). Aborts if
+  // to_string does not know a value below `count` (it answers "unknown"): the count is stale.
+  template <typename Enum>
+  void AddEnum(std::string_view prefix, uint8_t count, const char* (*to_string)(Enum)) {
+    for (unsigned v = 0; v < count; ++v) {
+      AddEnumValue(prefix, static_cast<uint8_t>(v), to_string(static_cast<Enum>(v)));
+    }
+  }
+
+ private:
+  void AddEnumValue(std::string_view prefix, uint8_t value, std::string_view name);
+};
+using TargetInfoFn = TargetInfo (*)();
+// Called by FUZZ_TARGET_INFO. Whether `name` is a registered target is checked once registration is over
+// (HandleInfoFlags), as the two registrations may run in either order.
+bool RegisterInfo(std::string_view name, TargetInfoFn fn);
+
+// Handles the informational flags, then returns if there was none. Call before anything else.
+//   --list          the target names, one per line; exit 0
+//   --dict=NAME     NAME's dictionary in the libFuzzer/AFL format; exit 0
+//   --options=NAME  NAME's .options file (a [libfuzzer] section: dict, max_len); exit 0
+// An unknown NAME, or a target without FUZZ_TARGET_INFO, is an error listing the targets (exit 2). Two
+// dashes only: libFuzzer's own -dict= takes a file. First aborts, with a message, if a FUZZ_TARGET_INFO
+// names no target.
+void HandleInfoFlags(int argc, char** argv);
 
 }  // namespace fuzz
 
@@ -37,3 +91,9 @@ void HandleListFlag(int argc, char** argv);
   [[maybe_unused]] static const bool name##_fuzz_registered =                    \
       ::fuzz::Register(#name, name##_fuzz_target);                               \
   static void name##_fuzz_target(::fuzz::Buffer buffer)
+
+#define FUZZ_TARGET_INFO(name)                                                   \
+  static ::fuzz::TargetInfo name##_fuzz_target_info();                           \
+  [[maybe_unused]] static const bool name##_fuzz_info_registered =               \
+      ::fuzz::RegisterInfo(#name, name##_fuzz_target_info);                      \
+  static ::fuzz::TargetInfo name##_fuzz_target_info()

@@ -3,7 +3,10 @@
 // boundaries, the length, the pointer alignment and the chunking; the plaintext is derived from a seed.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <limits>
+
 #include "fuzz.h"
+#include "obfuscation.h"
 #include "obfuscation_tester.h"
 
 namespace {
@@ -35,4 +38,15 @@ FUZZ_TARGET(obfuscation_diff) {
   c.data_seed = fdp.ConsumeIntegral<uint32_t>();
   while (fdp.remaining_bytes() > 0 && c.chunks.size() < 64) c.chunks.push_back(fdp.ConsumeIntegralInRange<uint32_t>(0, 40));
   harness::CheckObfuscationCase(c);
+}
+
+FUZZ_TARGET_INFO(obfuscation_diff) {
+  fuzz::TargetInfo info;
+  // Key (class byte and up to 8 bytes), offset (2 + 1 + 8), length (2), alignment (1), seed (4), 64 chunks.
+  info.max_len = (1 + Obfuscation::kKeySize) + (2 + 1 + 8) + 2 + 1 + 4 + 64;
+  // Offsets the 64-bit XOR must handle like any other, as ConsumeOffset's arbitrary-offset case reads them:
+  // the first byte past 32 bits, and the last offset there is.
+  info.AddLittleEndian("offset_2_pow_32", uint64_t{1} << 32);
+  info.AddLittleEndian("offset_max", std::numeric_limits<uint64_t>::max());
+  return info;
 }

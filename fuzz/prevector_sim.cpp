@@ -50,3 +50,12 @@ FUZZ_TARGET(prevector_sim) {
     default: return Run<8, uint32_t>(fdp);
   }
 }
+
+FUZZ_TARGET_INFO(prevector_sim) {
+  fuzz::TargetInfo info;
+  // The (N, T) choice, then per step the op, side, pos, index, count (one byte: 2N + 3 < 256) and a 4-byte
+  // value; FuzzedDataProvider reads them from the end, so any longer input has only unread leading bytes.
+  info.max_len = 1 + kMaxSteps * (1 + 1 + 1 + 1 + 1 + 4);
+  info.AddEnum<harness::PrevectorOp>("op", harness::kPrevectorOpCount, harness::ToString);
+  return info;
+}

@@ -1,6 +1,7 @@
 // The plain replay entry point (no fuzzing engine): runs the selected target once per input file.
 //
-//   FUZZ=name fuzz [--list] PATH...   PATH is a file, a directory (its files, sorted by name), or - (stdin)
+//   FUZZ=name fuzz PATH...   PATH is a file, a directory (its files, sorted by name), or - (stdin)
+//   fuzz --list | --dict=NAME | --options=NAME   (fuzz.h: HandleInfoFlags)
 //
 // Exit status: 0 when every input ran; 2 for a usage error, an unreadable path or no inputs at all; a crash (HARNESS_CHECK,
 // sanitizer report, signal) ends the process with the name of the input that was running.
@@ -53,9 +54,10 @@ bool ReadFile(const std::filesystem::path& path, std::vector<uint8_t>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  fuzz::HandleListFlag(argc, argv);
+  fuzz::HandleInfoFlags(argc, argv);
   if (argc < 2 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0) {
-    std::fprintf(stderr, "usage: FUZZ=target %s [--list] PATH...  (files, directories, or - for stdin)\n", argv[0]);
+    std::fprintf(stderr, "usage: FUZZ=target %s PATH...  (files, directories, or - for stdin)\n"
+                 "       %s --list | --dict=TARGET | --options=TARGET\n", argv[0], argv[0]);
     return 2;
   }
   const fuzz::TargetFn target = fuzz::SelectTarget();

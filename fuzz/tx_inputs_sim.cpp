@@ -14,3 +14,24 @@ FUZZ_TARGET(tx_inputs_sim) {
   log.Add(spec);
   harness::CheckTx(harness::BuildTx(spec));
 }
+
+namespace {
+
+// The most bytes DrawTxSpec takes from a ByteSource (harness/tx_spec.h), on its longest path: version,
+// locktime and size class (3), the count of a long list (a 1-byte class and 2 bytes for 301..max_inputs),
+// fill, seed, width and edit count (4), kMaxEdits edits of a kind and two 2-byte positions (an index
+// below 3,000 needs 2 bytes), scriptSig length (1), output count (2), kMaxOutputs values (1 each), witness
+// shape and pad (2). Bytes past it are never read.
+constexpr size_t kMaxTxSpecBytes =
+    3 + 3 + 4 + harness::TxSpec::kMaxEdits * 5 + 1 + 2 + harness::TxSpec::kMaxOutputs + 2;
+
+}  // namespace
+
+FUZZ_TARGET_INFO(tx_inputs_sim) {
+  fuzz::TargetInfo info;
+  info.max_len = kMaxTxSpecBytes;
+  // Every byte string is a valid spec and each choice is a byte modulo its range, so tokens can only bias
+  // choices: the witness shapes (whose IDs are also the input fills').
+  info.AddEnum<harness::WitnessShape>("witness", harness::kWitnessShapeCount, harness::ToString);
+  return info;
+}

@@ -16,7 +16,6 @@ namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // tester and reference: the subject is compiled out of line in src/io/
 namespace {
 
-constexpr MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};  // Bitcoin mainnet's message start
 // The writer's buffer sizes: odd, a header, a typical record, the default (one-byte buffers are
 // file_io_sim's: here they cost a write call per byte and cut the exec rate in half).
 constexpr std::array<size_t, 4> kWriterSizes{13, 8, 600, BufferedWriter::kDefaultSize};

@@ -23,6 +23,9 @@
 
 namespace harness {
 
+// The message start every record is written and read with: Bitcoin mainnet's.
+inline constexpr MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
+
 enum class Corruption : uint8_t {
   kNone = 0,
   kFlipByte = 1,   // XOR `value` (made non-zero) into the byte at `where` of payload and checksum

@@ -54,6 +54,7 @@ enum class WitnessShape : uint8_t {
   kOneEmptyItem = 2,    // input 0 carries a stack of one empty item (a witness, though an empty one)
   kReservedValue = 3,   // the last input carries one 32-byte zero item (a coinbase's witness reserved value)
 };
+inline constexpr uint8_t kWitnessShapeCount = 4;
 const char* ToString(WitnessShape shape);
 
 struct TxSpec {
@@ -150,7 +151,7 @@ HARNESS_NO_FUZZ_COVERAGE TxSpec DrawTxSpec(Source& src, uint16_t max_inputs) {
   s.script_sig = static_cast<uint8_t>(src.Range(0, TxSpec::kScriptSigCount - 1));
   s.outputs = static_cast<uint8_t>(src.Range(0, 7) == 0 ? 0 : src.Range(1, TxSpec::kMaxOutputs));
   for (size_t i = 0; i < s.outputs; ++i) s.values[i] = static_cast<uint8_t>(src.Range(0, TxSpec::kValueCount - 1));
-  s.witness = static_cast<WitnessShape>(src.Range(0, 3));
+  s.witness = static_cast<WitnessShape>(src.Range(0, kWitnessShapeCount - 1));
   s.pad = DrawPad(src);
   return s;
 }

@@ -96,8 +96,8 @@ void SerializeTransaction(std::vector<uint8_t>& out, const Transaction& tx, bool
   out.reserve(out.size() + SerializedSize(tx, with_witness));
   WriteLE(out, static_cast<uint32_t>(tx.version));
   if (witness) {
-    out.push_back(0x00);  // marker: what a reader without witness support takes for an empty vin
-    out.push_back(0x01);  // flag: witnesses follow the outputs
+    out.push_back(kWitnessMarker);
+    out.push_back(kWitnessFlag);
   }
   WriteCompactSize(out, tx.vin.size());
   for (const TxIn& txin : tx.vin) {
@@ -138,8 +138,8 @@ Transaction ReadTransaction(SpanReader& in) {
   } else {
     ReadOutputs(in, tx.vout);
   }
-  if (flags & 1) {
-    flags ^= 1;
+  if (flags & kWitnessFlag) {
+    flags ^= kWitnessFlag;
     for (TxIn& txin : tx.vin) ReadWitness(in, txin.witness);
     // A flag with every stack empty would not serialize back to the same bytes.
     if (!tx.HasWitness()) in.Fail("superfluous witness record");

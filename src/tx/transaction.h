@@ -29,6 +29,10 @@ using WitnessStack = std::vector<std::vector<uint8_t>>;
 // The coinbase input's prevout index: a null prevout is the zero hash with this index, never the zero hash
 // alone (SPEC §4).
 constexpr uint32_t kNullIndex = 0xffffffff;
+// The extended (BIP144) format: after the version, a marker that a reader without witness support takes
+// for an empty vin, then a flag whose bit 0 says that witnesses follow the outputs.
+constexpr uint8_t kWitnessMarker = 0x00;
+constexpr uint8_t kWitnessFlag = 0x01;
 
 inline bool IsZero(const Hash256& h) {
   for (const uint8_t b : h.bytes) {
