@@ -5,6 +5,7 @@
 #include <set>
 
 #include "check.h"
+#include "wire_fields.h"
 
 namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // oracle code throughout
@@ -21,77 +22,11 @@ class Writer {
     if (out_ != nullptr && n > 0) std::memcpy(out_ + size_, data, n);
     size_ += n;
   }
-  void LE(uint64_t v, size_t bytes) {
-    uint8_t buf[8];
-    for (size_t i = 0; i < bytes; ++i) buf[i] = static_cast<uint8_t>(v >> (8 * i));
-    Put(buf, bytes);
-  }
-  // One byte below 253, else a marker byte and 2, 4 or 8 bytes.
-  void CompactSize(uint64_t n) {
-    if (n < 253) {
-      LE(n, 1);
-    } else if (n < 65536) {
-      LE(253, 1);
-      LE(n, 2);
-    } else if (n < 4294967296) {
-      LE(254, 1);
-      LE(n, 4);
-    } else {
-      LE(255, 1);
-      LE(n, 8);
-    }
-  }
-  void Bytes(const uint8_t* data, size_t n) {
-    CompactSize(n);
-    Put(data, n);
-  }
-  void Hash(const Hash256& h) { Put(h.bytes.data(), h.bytes.size()); }
 
  private:
   uint8_t* out_;
   size_t size_ = 0;
 };
-
-void PutTransaction(Writer& w, const Transaction& tx, bool with_witness) {
-  bool witness = false;
-  for (const TxIn& txin : tx.vin) witness = witness || !txin.witness.empty();
-  witness = witness && with_witness;
-  w.LE(static_cast<uint32_t>(tx.version), 4);
-  if (witness) {
-    w.LE(0, 1);
-    w.LE(1, 1);
-  }
-  w.CompactSize(tx.vin.size());
-  for (const TxIn& txin : tx.vin) {
-    w.Hash(txin.prevout.txid);
-    w.LE(txin.prevout.n, 4);
-    w.Bytes(txin.script_sig.data(), txin.script_sig.size());
-    w.LE(txin.sequence, 4);
-  }
-  w.CompactSize(tx.vout.size());
-  for (const TxOut& txout : tx.vout) {
-    w.LE(static_cast<uint64_t>(txout.value), 8);
-    w.Bytes(txout.script_pubkey.data(), txout.script_pubkey.size());
-  }
-  if (witness) {
-    for (const TxIn& txin : tx.vin) {
-      w.CompactSize(txin.witness.size());
-      for (const std::vector<uint8_t>& item : txin.witness) w.Bytes(item.data(), item.size());
-    }
-  }
-  w.LE(tx.locktime, 4);
-}
-
-void PutBlock(Writer& w, const Block& block, bool with_witness) {
-  w.LE(static_cast<uint32_t>(block.header.version), 4);
-  w.Hash(block.header.prev_block);
-  w.Hash(block.header.merkle_root);
-  w.LE(block.header.time, 4);
-  w.LE(block.header.bits, 4);
-  w.LE(block.header.nonce, 4);
-  w.CompactSize(block.vtx.size());
-  for (const Transaction& tx : block.vtx) PutTransaction(w, tx, with_witness);
-}
 
 // Counts, allocates, writes.
 template <typename T>
@@ -125,11 +60,11 @@ bool IsCoinBaseRef(const Transaction& tx) { return tx.vin.size() == 1 && IsNullR
 }  // namespace
 
 std::vector<uint8_t> SerializeTransactionRef(const Transaction& tx, bool with_witness) {
-  return Serialize(tx, with_witness, PutTransaction);
+  return Serialize(tx, with_witness, PutTransaction<Writer>);
 }
 
 std::vector<uint8_t> SerializeBlockRef(const Block& block, bool with_witness) {
-  return Serialize(block, with_witness, PutBlock);
+  return Serialize(block, with_witness, PutBlock<Writer>);
 }
 
 size_t SerializedSizeRef(const Transaction& tx, bool with_witness) {
