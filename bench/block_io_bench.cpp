@@ -34,7 +34,8 @@ const Block& TheBlock() {
 const std::string& FilePath() {
   static const std::string& path = *new std::string([] {
     const char* dir = std::getenv("TMPDIR");
-    std::string p = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/bench_block_XXXXXX";
+    // mkstemp's template: six X's to replace.
+    std::string p = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/bench_block_" + std::string(6, 'X');
     const int fd = mkstemp(p.data());
     if (fd < 0) {
       std::perror(("bench: cannot create " + p).c_str());

@@ -70,7 +70,8 @@ struct TempDir {
   std::filesystem::path path;
   TempDir() {
     const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/coins_store_test.XXXXXX";
+    // mkdtemp's template: six X's to replace.
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/coins_store_test." + std::string(6, 'X');
     BOOST_REQUIRE(mkdtemp(pattern.data()) != nullptr);
     path = pattern;
   }
