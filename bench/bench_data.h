@@ -12,6 +12,9 @@
 
 namespace bench {
 
+// The benchmarks measure the embedded subject (src/) against simpler baselines.
+using namespace embedded;
+
 // Output script sizes of the standard types: P2WPKH 22, P2SH 23, P2PKH 25, P2TR and P2WSH 34, P2PK 35.
 // All fit 36 bytes inline; 34 and 35 do not fit the old 28.
 struct ScriptMixEntry {

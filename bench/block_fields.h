@@ -12,6 +12,9 @@
 
 namespace bench {
 
+// The benchmarks measure the embedded subject (src/) against simpler baselines.
+using namespace embedded;
+
 template <typename Source>
 class FieldReader {
  public:

@@ -19,6 +19,9 @@
 
 namespace {
 
+// The benchmarks measure the embedded subject (src/) against simpler baselines.
+using namespace embedded;
+
 constexpr Obfuscation::KeyBytes kKey = {0x5e, 0x11, 0xa0, 0x3c, 0x97, 0x08, 0xd2, 0x46};
 constexpr uint32_t kMagic = 0xd9b4bef9;  // mainnet's message start, little-endian
 

@@ -11,6 +11,9 @@
 
 namespace {
 
+// The benchmarks measure the embedded subject (src/) against simpler baselines.
+using namespace embedded;
+
 // CheckTransaction's rules in its order, with the duplicate and null checks written the std::set way.
 Reject CheckTransactionWithSet(const Transaction& tx) {
   if (tx.vin.empty()) return Reject::kVinEmpty;

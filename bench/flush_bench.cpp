@@ -28,6 +28,9 @@
 
 namespace {
 
+// The benchmarks measure the embedded subject (src/) against simpler baselines.
+using namespace embedded;
+
 struct Config {
   std::string dir;
   size_t coins = 2'000'000;

@@ -18,6 +18,9 @@
 
 namespace {
 
+// The benchmarks measure the embedded subject (src/) against simpler baselines.
+using namespace embedded;
+
 // A base view that accepts batches and only counts what arrives.
 class CountingView : public CoinsView {
  public:

@@ -22,7 +22,7 @@ HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, harness::FramingCa
     for (auto& b : c.key) b = fdp.ConsumeIntegral<uint8_t>();
   }
   // A small limit makes "too large" reachable with small sizes; otherwise Bitcoin Core's 32 MiB.
-  c.max_size = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint32_t>(0, 600) : kMaxRecordSize;
+  c.max_size = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint32_t>(0, 600) : seam::kMaxRecordSize;
   c.prefix = fdp.ConsumeIntegralInRange<uint8_t>(0, 15);
   c.truncate = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint32_t>(0, 64) : 0;
   c.mech = fdp.ConsumeIntegral<uint8_t>();
@@ -65,7 +65,7 @@ FUZZ_TARGET_INFO(block_file_read) {
   // Raw files are the input's leading bytes (ConsumeRemainingBytes): a record header is the magic and a
   // little-endian size, at the limit or just past it.
   info.AddBytes("magic", harness::kMagic);
-  info.AddLittleEndian("size_max", kMaxRecordSize);
-  info.AddLittleEndian("size_over_max", kMaxRecordSize + 1);
+  info.AddLittleEndian("size_max", seam::kMaxRecordSize);
+  info.AddLittleEndian("size_over_max", seam::kMaxRecordSize + 1);
   return info;
 }

@@ -23,8 +23,8 @@ constexpr int kMaxReopens = 1;
 constexpr uint8_t kMaxCut = 16;
 constexpr uint32_t kMaxBatchLimit = uint32_t{1} << 20;
 
-HARNESS_NO_FUZZ_COVERAGE Obfuscation::KeyBytes DecodeKey(FuzzedDataProvider& fdp) {
-  Obfuscation::KeyBytes key{};
+HARNESS_NO_FUZZ_COVERAGE seam::Obfuscation::KeyBytes DecodeKey(FuzzedDataProvider& fdp) {
+  seam::Obfuscation::KeyBytes key{};
   switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
     case 0: break;  // no obfuscation
     case 1: key[fdp.ConsumeIntegralInRange<size_t>(0, 7)] = fdp.ConsumeIntegral<uint8_t>(); break;
@@ -77,7 +77,7 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::StoreStep 
 
 FUZZ_TARGET(coins_db_flush) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
-  const Obfuscation::KeyBytes key = DecodeKey(fdp);
+  const seam::Obfuscation::KeyBytes key = DecodeKey(fdp);
   harness::StoreStep steps[kMaxSteps];
   const int n = Decode(fdp, steps);
   harness::StoreTester tester(key);
@@ -90,7 +90,7 @@ FUZZ_TARGET_INFO(coins_db_flush) {
   // The key (a class byte and up to 8 key bytes), then at most kMaxSteps kept steps of at most 5 bytes (a
   // flush: op, exponent, mantissa, cut, cut again). Steps dropped over budget consume bytes too, but an
   // input without them decodes to the same steps, so nothing longer is needed.
-  info.max_len = 1 + Obfuscation::kKeySize + kMaxSteps * 5;
+  info.max_len = 1 + seam::Obfuscation::kKeySize + kMaxSteps * 5;
   // Only the op codes: every other byte indexes a table or scales a limit, and the store's keys and values
   // (key prefixes, the obfuscation key's key) are never read from the input.
   info.AddEnum<harness::StoreOp>("op", harness::kStoreOpCount, harness::ToString);

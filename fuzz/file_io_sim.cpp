@@ -8,7 +8,7 @@
 
 #include "file_tester.h"
 #include "fuzz.h"
-#include "obfuscation.h"
+#include "seam/obfuscation.h"
 
 namespace {
 
@@ -107,7 +107,7 @@ FUZZ_TARGET_INFO(file_io_sim) {
   fuzz::TargetInfo info;
   // The key (a class byte and up to 8 bytes), then at most 7 bytes a step: a write (op, length class, two
   // length bytes, 2-byte seed, mechanics) or a seek (op, window, delta, anchor class, 3-byte anchor).
-  info.max_len = 1 + Obfuscation::kKeySize + kMaxSteps * 7;
+  info.max_len = 1 + seam::Obfuscation::kKeySize + kMaxSteps * 7;
   info.AddEnum<harness::FileOp>("op", harness::kFileOpCount, harness::ToString);
   return info;
 }

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "fuzz.h"
-#include "obfuscation.h"
+#include "seam/obfuscation.h"
 #include "obfuscation_tester.h"
 
 namespace {
@@ -43,7 +43,7 @@ FUZZ_TARGET(obfuscation_diff) {
 FUZZ_TARGET_INFO(obfuscation_diff) {
   fuzz::TargetInfo info;
   // Key (class byte and up to 8 bytes), offset (2 + 1 + 8), length (2), alignment (1), seed (4), 64 chunks.
-  info.max_len = (1 + Obfuscation::kKeySize) + (2 + 1 + 8) + 2 + 1 + 4 + 64;
+  info.max_len = (1 + seam::Obfuscation::kKeySize) + (2 + 1 + 8) + 2 + 1 + 4 + 64;
   // Offsets the 64-bit XOR must handle like any other, as ConsumeOffset's arbitrary-offset case reads them:
   // the first byte past 32 bits, and the last offset there is.
   info.AddLittleEndian("offset_2_pow_32", uint64_t{1} << 32);

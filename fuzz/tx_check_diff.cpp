@@ -8,11 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "amount.h"
+#include "seam/types.h"
 #include "fuzz.h"
-#include "serialize.h"
-#include "tx/check.h"
-#include "tx/transaction.h"
+#include "seam/tx_check.h"
 #include "tx_tester.h"
 
 FUZZ_TARGET(tx_check_diff) { harness::CheckTxBytes(buffer); }
@@ -56,7 +54,7 @@ FUZZ_TARGET_INFO(tx_check_diff) {
   info.AddLittleEndian("value_over_max_money", kMaxMoney + 1);
   info.AddLittleEndian("value_negative", int64_t{-1});
   // The coinbase scriptSig length rule's bounds, as CompactSize lengths.
-  info.AddBytes("coinbase_script_sig_min", CompactSize(kMinCoinbaseScriptSig));
-  info.AddBytes("coinbase_script_sig_max", CompactSize(kMaxCoinbaseScriptSig));
+  info.AddBytes("coinbase_script_sig_min", CompactSize(seam::kMinCoinbaseScriptSig));
+  info.AddBytes("coinbase_script_sig_max", CompactSize(seam::kMaxCoinbaseScriptSig));
   return info;
 }

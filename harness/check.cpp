@@ -33,3 +33,7 @@ void Fail(const char* file, int line, const char* condition, const std::string& 
 }
 
 }  // namespace harness
+
+// Sanitizer runtime hook: a UBSan report is fatal in every binary of the suite, also for code compiled
+// without -fno-sanitize-recover (Bitcoin Core's library, built with Core's own SANITIZERS option).
+extern "C" const char* __ubsan_default_options() { return "halt_on_error=1:print_stacktrace=1"; }

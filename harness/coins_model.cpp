@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "check.h"
-#include "coins/cache.h"
+#include "seam/coins_cache.h"
 
 namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // model and tester: the cache under test is compiled out of line
@@ -30,10 +30,10 @@ std::optional<Coin> CheckedBaseView::PeekCoin(const OutPoint& outpoint) const {
   return it->second;
 }
 
-void CheckedBaseView::BatchWrite(CoinsCursor& cursor, const Hash256& best_block) {
+void CheckedBaseView::BatchWrite(seam::CoinsCursor& cursor, const Hash256& best_block) {
   last_batch_.clear();
   ++batches_;
-  for (CoinsCachePair* p = cursor.Begin(); p != cursor.End(); p = cursor.Next(*p)) {
+  for (seam::CoinsCachePair* p = cursor.Begin(); p != cursor.End(); p = cursor.Next(*p)) {
     const auto& [outpoint, entry] = *p;
     HARNESS_CHECK(entry.IsDirty(), "the base received a non-DIRTY entry ", outpoint.ToString());
     HARNESS_CHECK(!(entry.IsFresh() && coins_.count(outpoint)), "the base received a FRESH entry for a coin it has: ",
@@ -179,7 +179,7 @@ std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wip
 size_t CoinsStackModel::Usage(int level) const {
   size_t usage = 0;
   for (const auto& e : levels_[level].entries) {
-    if (e) usage += CoinsViewCache::kEntryOverhead + e->heap;
+    if (e) usage += seam::CoinsViewCache::kEntryOverhead + e->heap;
   }
   return usage;
 }

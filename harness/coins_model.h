@@ -16,17 +16,17 @@
 #include <optional>
 #include <vector>
 
-#include "coins/view.h"
+#include "seam/coins_cache.h"
 
 namespace harness {
 
-class CheckedBaseView : public CoinsView {
+class CheckedBaseView : public seam::CoinsView {
  public:
   explicit CheckedBaseView(const Hash256& best_block) : best_(best_block) {}
   std::optional<Coin> GetCoin(const OutPoint& outpoint) override { return PeekCoin(outpoint); }
   std::optional<Coin> PeekCoin(const OutPoint& outpoint) const override;
   Hash256 GetBestBlock() const override { return best_; }
-  void BatchWrite(CoinsCursor& cursor, const Hash256& best_block) override;
+  void BatchWrite(seam::CoinsCursor& cursor, const Hash256& best_block) override;
 
   const std::unordered_map<OutPoint, Coin, OutPointHasher>& coins() const { return coins_; }
   // Outpoints of the last batch, in the order the cursor yielded them.

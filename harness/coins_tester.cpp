@@ -155,7 +155,7 @@ Hash256 BlockHash(uint8_t id) {
 }
 
 CoinsTester::CoinsTester() : base_(BlockHash(255)), model_(BlockHash(255)) {
-  caches_.push_back(std::make_unique<CoinsViewCache>(&base_));
+  caches_.push_back(std::make_unique<seam::CoinsViewCache>(&base_));
   model_.Push();
 }
 
@@ -175,7 +175,7 @@ bool CoinsTester::Apply(CoinsStep step) {
   touched_ |= uint64_t{1} << k;
   const OutPoint& o = OutpointTable()[k];
   const Coin& coin = CoinTable()[step.coin];
-  CoinsViewCache& cache = top();
+  seam::CoinsViewCache& cache = top();
 
   switch (step.op) {
     case CoinsOp::kGet: {
@@ -246,7 +246,7 @@ bool CoinsTester::Apply(CoinsStep step) {
     case CoinsOp::kPush:
       if (levels() == kMaxLevels) return false;
       log_.Add(step);
-      caches_.push_back(std::make_unique<CoinsViewCache>(&cache));
+      caches_.push_back(std::make_unique<seam::CoinsViewCache>(&cache));
       model_.Push();
       break;
     case CoinsOp::kPop:
@@ -312,7 +312,7 @@ void CoinsTester::ApplyWrite(bool wipe) {
   } else {
     CheckDirtyOrder(t - 1);
   }
-  const CoinsViewCache& c = top();
+  const seam::CoinsViewCache& c = top();
   if (wipe) {
     HARNESS_CHECK(c.GetCacheSize() == 0 && c.DynamicMemoryUsage() == 0, "a flushed cache is empty with usage 0");
   } else {
@@ -324,7 +324,7 @@ void CoinsTester::ApplyWrite(bool wipe) {
 
 void CoinsTester::CheckEntry(int level, CoinsStackModel::Key k) const {
   const OutPoint& o = OutpointTable()[k];
-  const CacheEntry* got = caches_[level]->FindEntry(o);
+  const seam::CacheEntry* got = caches_[level]->FindEntry(o);
   const ModelEntry* want = model_.Find(level, k);
   HARNESS_CHECK((got != nullptr) == (want != nullptr), "entry ", o.ToString(), " at level ", level, ": subject ",
                 got ? "present" : "absent", ", model ", want ? "present" : "absent");
@@ -353,7 +353,7 @@ void CoinsTester::CheckDirtyOrder(int level) const {
 }
 
 void CoinsTester::CheckLevel(int level, CoinsStackModel::Key touched, bool sanity) const {
-  const CoinsViewCache& c = *caches_[level];
+  const seam::CoinsViewCache& c = *caches_[level];
   if (sanity) {
     try {
       c.SanityCheck();

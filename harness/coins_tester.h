@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "check.h"
-#include "coins/cache.h"
+#include "seam/coins_cache.h"
 #include "coins_model.h"
 
 namespace harness {
@@ -79,7 +79,7 @@ class CoinsTester {
   HARNESS_NO_FUZZ_COVERAGE void CheckAll();
 
   int levels() const { return static_cast<int>(caches_.size()); }
-  CoinsViewCache& top() { return *caches_.back(); }
+  seam::CoinsViewCache& top() { return *caches_.back(); }
   const CheckedBaseView& base() const { return base_; }
 
  private:
@@ -93,7 +93,7 @@ class CoinsTester {
 
   CheckedBaseView base_;
   CoinsStackModel model_;
-  std::vector<std::unique_ptr<CoinsViewCache>> caches_;
+  std::vector<std::unique_ptr<seam::CoinsViewCache>> caches_;
   OpLog<CoinsStep> log_;
   // Outpoints any step has named. The others are absent at every level and in the base, which the size
   // checks confirm, so sweeps visit only these.

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "hex.h"
+#include "seam/types.h"
 #include "rng.h"
 
 namespace harness {
@@ -93,7 +93,7 @@ void FileIoTester::OpenAt(uint64_t offset) {
   HARNESS_CHECK(fd >= 0, "dup failed: ", std::strerror(errno));
   std::FILE* f = fdopen(fd, "r+b");
   HARNESS_CHECK(f != nullptr, "fdopen failed: ", std::strerror(errno));
-  file_.emplace(f, Obfuscation(model_.key()));
+  file_.emplace(f, seam::Obfuscation(model_.key()));
   position_ = offset;
 }
 
@@ -167,21 +167,21 @@ void FileIoTester::ApplyUnknownPosition() {
   cookie_io_functions_t io{};
   io.write = SinkWrite;
   io.read = EmptyRead;
-  AutoFile f(fopencookie(nullptr, "r+", io), Obfuscation(model_.key()));
+  seam::AutoFile f(fopencookie(nullptr, "r+", io), seam::Obfuscation(model_.key()));
   HARNESS_CHECK(!f.Position(), "a stream without seek has an unknown position");
   const bool on = static_cast<bool>(f.obfuscation());
   uint8_t bytes[3] = {1, 2, 3};
   bool threw = false;
   try {
     f.Write(bytes);
-  } catch (const IoError&) {
+  } catch (const seam::IoError&) {
     threw = true;
   }
   HARNESS_CHECK_EQ(threw, on, "a write at an unknown position throws exactly when obfuscation is on");
   try {
     f.Read(bytes);
     HARNESS_CHECK(false, "a read from an empty stream succeeded");
-  } catch (const IoError&) {
+  } catch (const seam::IoError&) {
   }
   HARNESS_CHECK(bytes[0] == 1 && bytes[1] == 2 && bytes[2] == 3, "a failed read changed the destination");
   f.Close();
@@ -190,7 +190,7 @@ void FileIoTester::ApplyUnknownPosition() {
 bool FileIoTester::Apply(FileStep step) {
   try {
     if (!ApplyStep(step)) return false;
-  } catch (const IoError& e) {
+  } catch (const seam::IoError& e) {
     HARNESS_CHECK(false, "unexpected IoError: ", e.what());
   }
   CheckPosition();
@@ -261,7 +261,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       try {
         if (step.mech % 2 == 0) file_->Seek(-before, SEEK_SET);
         if (step.mech % 2 == 1) file_->Seek(-static_cast<int64_t>(position_) - before, SEEK_CUR);
-      } catch (const IoError&) {
+      } catch (const seam::IoError&) {
         threw = true;
       }
       HARNESS_CHECK(threw, "a seek before offset 0 succeeded");
@@ -285,7 +285,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
           if (op == FileOp::kRead) file_->Read(dst);
           if (op == FileOp::kIgnore) file_->Ignore(step.len);
         }
-      } catch (const IoError&) {
+      } catch (const seam::IoError&) {
         threw = true;
       }
       if (op == FileOp::kIgnore) {
@@ -333,7 +333,7 @@ void FileIoTester::Finish() {
       file_->Close();
       file_.reset();
     }
-  } catch (const IoError& e) {
+  } catch (const seam::IoError& e) {
     HARNESS_CHECK(false, "unexpected IoError: ", e.what());
   }
   reader_.reset();

@@ -24,26 +24,26 @@
 
 #include "check.h"
 #include "file_model.h"
-#include "io/buffered.h"
-#include "io/file.h"
+#include "seam/file_io.h"
+#include "seam/obfuscation.h"
 
 namespace harness {
 
 enum class FileOp : uint8_t {
-  kWrite = 0,            // AutoFile::Write(len bytes)
-  kWriteConsume = 1,     // AutoFile::WriteConsume(len bytes)
-  kBufferedWrite = 2,    // BufferedWriter::Write(len bytes); makes a writer (buffer size from `mech`) if none
-  kFlush = 3,            // BufferedWriter::Flush and AutoFile::Flush, then disk == model
+  kWrite = 0,            // seam::AutoFile::Write(len bytes)
+  kWriteConsume = 1,     // seam::AutoFile::WriteConsume(len bytes)
+  kBufferedWrite = 2,    // seam::BufferedWriter::Write(len bytes); makes a writer (buffer size from `mech`) if none
+  kFlush = 3,            // seam::BufferedWriter::Flush and seam::AutoFile::Flush, then disk == model
   kDropWriter = 4,       // destroy the writer (its destructor flushes), then disk == model
   kSeekSet = 5,          // Seek(target, SEEK_SET)
   kSeekCur = 6,          // Seek(target - position, SEEK_CUR)
   kSeekEnd = 7,          // Seek(target - size, SEEK_END)
   kSeekBeforeStart = 8,  // Seek to before offset 0 (SEEK_CUR or SEEK_SET by `mech`): throws, position kept
-  kRead = 9,             // AutoFile::Read(len)
-  kIgnore = 10,          // AutoFile::Ignore(len)
+  kRead = 9,             // seam::AutoFile::Read(len)
+  kIgnore = 10,          // seam::AutoFile::Ignore(len)
   kReopen = 11,          // Close(), then a new FILE* on the file at `target`, position from ftell
-  kReaderOpen = 12,      // move the file into a BufferedReader (buffer size from `mech`)
-  kReaderRead = 13,      // BufferedReader::Read(len)
+  kReaderOpen = 12,      // move the file into a seam::BufferedReader (buffer size from `mech`)
+  kReaderRead = 13,      // seam::BufferedReader::Read(len)
   kReaderClose = 14,     // destroy the reader, reopen the file at the reader's position
   kUnknownPosition = 15, // a stream without seek (ftell fails): position unknown; obfuscated write throws
 };
@@ -93,9 +93,9 @@ class FileIoTester {
   Scratch& scratch_;
   int fd_ = -1;
   uint64_t position_ = 0;  // the model's position (where the next logical read or write happens)
-  std::optional<AutoFile> file_;
-  std::optional<BufferedWriter> writer_;
-  std::optional<BufferedReader> reader_;
+  std::optional<seam::AutoFile> file_;
+  std::optional<seam::BufferedWriter> writer_;
+  std::optional<seam::BufferedReader> reader_;
   OpLog<FileStep> log_;
 };
 

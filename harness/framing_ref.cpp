@@ -19,7 +19,7 @@ Hash256 UndoChecksumRef(const Hash256& prev_block_hash, std::span<const uint8_t>
   return twice;
 }
 
-void EncodeRecordRef(std::vector<uint8_t>& out, bool undo, const MessageStart& magic, const Hash256& prev_block_hash,
+void EncodeRecordRef(std::vector<uint8_t>& out, bool undo, const seam::MessageStart& magic, const Hash256& prev_block_hash,
                      std::span<const uint8_t> payload) {
   out.insert(out.end(), magic.begin(), magic.end());
   const uint64_t size = payload.size();
@@ -31,27 +31,27 @@ void EncodeRecordRef(std::vector<uint8_t>& out, bool undo, const MessageStart& m
   }
 }
 
-RecordRef ParseRecordRef(std::span<const uint8_t> file, uint64_t at, bool undo, const MessageStart& magic,
+RecordRef ParseRecordRef(std::span<const uint8_t> file, uint64_t at, bool undo, const seam::MessageStart& magic,
                          const Hash256& prev_block_hash, uint32_t max_size) {
   RecordRef r;
   const uint64_t left = at < file.size() ? file.size() - at : 0;
-  r.error = FramingError::Kind::kTruncated;
+  r.error = seam::FramingError::Kind::kTruncated;
   if (left < 8) return r;
   const uint8_t* p = file.data() + at;
-  r.error = FramingError::Kind::kBadMagic;
+  r.error = seam::FramingError::Kind::kBadMagic;
   if (!std::equal(magic.begin(), magic.end(), p)) return r;
   const uint32_t size = p[4] | (p[5] << 8) | (p[6] << 16) | (uint32_t{p[7]} << 24);
-  r.error = FramingError::Kind::kTooLarge;
+  r.error = seam::FramingError::Kind::kTooLarge;
   if (size > max_size) return r;
   const uint64_t trailer = undo ? 32 : 0;
-  r.error = FramingError::Kind::kTruncated;
+  r.error = seam::FramingError::Kind::kTruncated;
   if (left < 8 + uint64_t{size} + trailer) return r;
   r.payload_at = at + 8;
   r.size = size;
   r.end = r.payload_at + size + trailer;
   if (undo) {
     const Hash256 want = UndoChecksumRef(prev_block_hash, file.subspan(r.payload_at, size));
-    r.error = FramingError::Kind::kBadChecksum;
+    r.error = seam::FramingError::Kind::kBadChecksum;
     if (!std::equal(want.bytes.begin(), want.bytes.end(), file.data() + r.payload_at + size)) return r;
   }
   r.ok = true;

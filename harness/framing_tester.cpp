@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "check.h"
-#include "hex.h"
-#include "io/buffered.h"
-#include "io/file.h"
+#include "seam/types.h"
+#include "seam/file_io.h"
+#include "seam/obfuscation.h"
 #include "obfuscation_ref.h"
 #include "rng.h"
 #include "framing_ref.h"
@@ -18,7 +18,7 @@ namespace {
 
 // The writer's buffer sizes: odd, a header, a typical record, the default (one-byte buffers are
 // file_io_sim's: here they cost a write call per byte and cut the exec rate in half).
-constexpr std::array<size_t, 4> kWriterSizes{13, 8, 600, BufferedWriter::kDefaultSize};
+constexpr std::array<size_t, 4> kWriterSizes{13, 8, 600, seam::BufferedWriter::kDefaultSize};
 
 void Payload(std::vector<uint8_t>& out, uint32_t size, uint32_t seed) {
   out.resize(size);
@@ -40,18 +40,18 @@ uint8_t NonZero(uint8_t v) { return v != 0 ? v : 1; }
 // The file as the subject's writer lays it out: the filler, then the uncorrupted records.
 void CheckWriter(const FramingCase& c, std::span<const uint8_t> filler, std::span<const uint8_t> expected_plain) {
   std::vector<uint8_t> out(expected_plain.size() + 1);  // + 1: room for the NUL fmemopen may append
-  AutoFile file(fmemopen(out.data(), out.size(), "w+b"), Obfuscation(c.key));
+  seam::AutoFile file(fmemopen(out.data(), out.size(), "w+b"), seam::Obfuscation(c.key));
   HARNESS_CHECK(file.IsOpen(), "fmemopen failed");
   file.Write(filler);
   {
-    BufferedWriter writer(file, kWriterSizes[c.mech % kWriterSizes.size()]);
+    seam::BufferedWriter writer(file, kWriterSizes[c.mech % kWriterSizes.size()]);
     std::vector<uint8_t> payload;
     for (size_t i = 0; i < c.records.size(); ++i) {
       Payload(payload, c.records[i].size, c.records[i].seed);
       if (c.undo) {
-        WriteUndoRecord(writer, kMagic, PrevHash(i), payload);
+        seam::WriteUndoRecord(writer, kMagic, PrevHash(i), payload);
       } else {
-        WriteBlockRecord(writer, kMagic, payload);
+        seam::WriteBlockRecord(writer, kMagic, payload);
       }
     }
   }
@@ -67,7 +67,7 @@ void CheckWriter(const FramingCase& c, std::span<const uint8_t> filler, std::spa
 void CheckReader(const FramingCase& c, std::span<const uint8_t> plain) {
   std::vector<uint8_t> file(plain.begin(), plain.end());
   XorRef(file, c.key, 0);
-  AutoFile in(fmemopen(file.data(), file.size(), "rb"), Obfuscation(c.key));
+  seam::AutoFile in(fmemopen(file.data(), file.size(), "rb"), seam::Obfuscation(c.key));
   HARNESS_CHECK(in.IsOpen(), "fmemopen failed");
   in.Seek(c.prefix, SEEK_SET);
   uint64_t at = c.prefix;
@@ -76,15 +76,15 @@ void CheckReader(const FramingCase& c, std::span<const uint8_t> plain) {
     std::vector<uint8_t> payload;
     try {
       if (c.undo) {
-        ReadUndoRecord(in, kMagic, PrevHash(i), payload, c.max_size);
+        seam::ReadUndoRecord(in, kMagic, PrevHash(i), payload, c.max_size);
       } else {
-        ReadBlockRecord(in, kMagic, payload, c.max_size);
+        seam::ReadBlockRecord(in, kMagic, payload, c.max_size);
       }
-    } catch (const FramingError& e) {
+    } catch (const seam::FramingError& e) {
       HARNESS_CHECK(!ref.ok, "record ", i, " at ", at, ": the subject rejected a valid record: ", e.what());
       HARNESS_CHECK(e.kind() == ref.error, "record ", i, " at ", at, ": error '", ToString(e.kind()),
                     "', the reference says '", ToString(ref.error), "' (", e.what(), ")");
-      if (e.kind() != FramingError::Kind::kBadChecksum) {
+      if (e.kind() != seam::FramingError::Kind::kBadChecksum) {
         HARNESS_CHECK_EQ(payload.capacity(), size_t{0}, "record ", i, ": memory allocated for a rejected header");
       }
       return;
@@ -115,8 +115,8 @@ uint32_t SizeValue(uint32_t where, uint32_t size) {
   switch (where % 6) {
     case 0: return size + 1 + where / 6 % 64;  // past the payload: the next record's bytes, or the end
     case 1: return size > where / 6 % 64 ? size - 1 - where / 6 % 64 : 0;  // short of it
-    case 2: return kMaxRecordSize;
-    case 3: return kMaxRecordSize + 1;
+    case 2: return seam::kMaxRecordSize;
+    case 3: return seam::kMaxRecordSize + 1;
     case 4: return UINT32_MAX;
     default: return where;
   }
@@ -157,7 +157,7 @@ void CheckFramingCase(const FramingCase& c) {
         EncodeRecordRef(clean, c.undo, kMagic, PrevHash(i), payload);
         const size_t at = plain.size();
         EncodeRecordRef(plain, c.undo, kMagic, PrevHash(r.corruption == Corruption::kWrongPrev ? i + 1 : i), payload);
-        const size_t body = r.size + (c.undo ? kChecksumSize : 0);
+        const size_t body = r.size + (c.undo ? seam::kChecksumSize : 0);
         if (r.corruption == Corruption::kFlipByte && body > 0) plain[at + 8 + r.where % body] ^= NonZero(r.value);
         if (r.corruption == Corruption::kMagic) plain[at + r.where % 4] ^= NonZero(r.value);
         if (r.corruption == Corruption::kSize) {
@@ -169,7 +169,7 @@ void CheckFramingCase(const FramingCase& c) {
     }
     plain.resize(plain.size() - std::min<size_t>(c.truncate, plain.size()));
     if (plain.size() > c.prefix) CheckReader(c, plain);
-  } catch (const IoError& e) {
+  } catch (const seam::IoError& e) {
     HARNESS_CHECK(false, "unexpected IoError: ", e.what());
   }
 }

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "io/framing.h"
+#include "seam/block_files.h"
 
 namespace harness {
 
 // The message start every record is written and read with: Bitcoin mainnet's.
-inline constexpr MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
+inline constexpr seam::MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
 
 enum class Corruption : uint8_t {
   kNone = 0,
@@ -47,7 +47,7 @@ struct FramingCase {
 
   bool undo = false;
   std::array<uint8_t, 8> key{};
-  uint32_t max_size = kMaxRecordSize;
+  uint32_t max_size = seam::kMaxRecordSize;
   uint8_t prefix = 0;            // filler bytes before the first record
   uint32_t truncate = 0;         // bytes cut from the end of the file
   uint8_t mech = 0;              // the writer's buffer size index (mechanics)

@@ -5,8 +5,8 @@
 #include <span>
 
 #include "check.h"
-#include "hex.h"
-#include "obfuscation.h"
+#include "seam/types.h"
+#include "seam/obfuscation.h"
 #include "obfuscation_ref.h"
 #include "rng.h"
 
@@ -50,7 +50,7 @@ void CheckObfuscationCase(const ObfuscationCase& c) {
     return out;
   };
 
-  const Obfuscation obfuscation(c.key);
+  const seam::Obfuscation obfuscation(c.key);
   const bool key_is_zero = std::all_of(c.key.begin(), c.key.end(), [](uint8_t b) { return b == 0; });
   HARNESS_CHECK_EQ(static_cast<bool>(obfuscation), !key_is_zero, "on exactly when the key is non-zero");
   HARNESS_CHECK(obfuscation.key() == c.key, "key round trip");

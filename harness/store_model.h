@@ -18,8 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "coins/coin.h"
-#include "coins/outpoint.h"
+#include "seam/types.h"
 
 namespace harness {
 

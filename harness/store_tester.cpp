@@ -8,9 +8,8 @@
 #include <stdexcept>
 
 #include "coins_tester.h"
-#include "hex.h"
+#include "seam/types.h"
 #include "obfuscation_ref.h"
-#include "store/encoding.h"
 
 namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // oracle code: the store and the cache are compiled out of line
@@ -21,10 +20,10 @@ constexpr char kPath[] = "/coins";
 constexpr size_t kShownBytes = 48;
 
 // A cache that can be loaded with exact entries: how a flush is run again after a crash.
-class ReplayCache : public CoinsViewCache {
+class ReplayCache : public seam::CoinsViewCache {
  public:
-  using CoinsViewCache::CoinsViewCache;
-  using CoinsViewCache::InsertEntry;
+  using seam::CoinsViewCache::CoinsViewCache;
+  using seam::CoinsViewCache::InsertEntry;
 };
 
 
@@ -49,13 +48,13 @@ std::string Diff(const KvMap& got, const KvMap& want) {
 
 std::string Render(const std::optional<Coin>& c) { return c ? c->ToString() : "none"; }
 
-bool IsZero(const Obfuscation::KeyBytes& key) {
+bool IsZero(const seam::Obfuscation::KeyBytes& key) {
   return std::all_of(key.begin(), key.end(), [](uint8_t b) { return b == 0; });
 }
 
 // The key a reopen asks for: all zero (none) for id 0, else non-zero bytes derived from the id.
-Obfuscation::KeyBytes RequestedKey(uint8_t id) {
-  Obfuscation::KeyBytes key{};
+seam::Obfuscation::KeyBytes RequestedKey(uint8_t id) {
+  seam::Obfuscation::KeyBytes key{};
   if (id != 0) {
     for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint8_t>(id * (i + 1) + i);
   }
@@ -101,10 +100,10 @@ std::string StoreStep::ToString() const {
   return out + "()";
 }
 
-StoreTester::StoreTester(const Obfuscation::KeyBytes& key)
+StoreTester::StoreTester(const seam::Obfuscation::KeyBytes& key)
     : env_(leveldb::NewMemEnv(leveldb::Env::Default())), key_(key), model_(Hash256{}) {
   OpenStore(key_);
-  cache_ = std::make_unique<CoinsViewCache>(store_.get());
+  cache_ = std::make_unique<seam::CoinsViewCache>(store_.get());
   model_.Push();
   CheckStore(reference_, "a new store");
 }
@@ -114,12 +113,12 @@ StoreTester::~StoreTester() {
   CloseStore();
 }
 
-void StoreTester::OpenStore(const Obfuscation::KeyBytes& key) {
-  CoinsStore::Options options;
+void StoreTester::OpenStore(const seam::Obfuscation::KeyBytes& key) {
+  seam::CoinsStore::Options options;
   options.path = kPath;
   options.env = env_.get();
   if (!IsZero(key)) options.new_obfuscation_key = key;
-  store_ = std::make_unique<CoinsStore>(options);
+  store_ = std::make_unique<seam::CoinsStore>(options);
 }
 
 void StoreTester::CloseStore() { store_.reset(); }
@@ -177,11 +176,11 @@ bool StoreTester::Apply(StoreStep step) {
       case StoreOp::kReopen: {
         cache_.reset();
         CloseStore();
-        const Obfuscation::KeyBytes requested = RequestedKey(step.block);
+        const seam::Obfuscation::KeyBytes requested = RequestedKey(step.block);
         OpenStore(requested);
         // SPEC §2: a key is created only for a new, empty database; an existing key is kept.
         if (IsZero(key_) && reference_.empty()) key_ = requested;
-        cache_ = std::make_unique<CoinsViewCache>(store_.get());
+        cache_ = std::make_unique<seam::CoinsViewCache>(store_.get());
         model_.Pop();
         model_.Push();
         HARNESS_CHECK(!store_->IsMidFlush(), "a store closed between flushes reopens mid-flush");
@@ -235,7 +234,7 @@ void StoreTester::ApplyFlush(const StoreStep& step) {
 
   std::vector<DirtyEntry> entries;
   for (const OutPoint& o : cache_->DirtyOrder()) {
-    const CacheEntry& e = *cache_->FindEntry(o);
+    const seam::CacheEntry& e = *cache_->FindEntry(o);
     entries.push_back({o, e.coin, e.flags()});
   }
   const FlushPlan plan = Plan(best);
@@ -327,7 +326,7 @@ bool StoreTester::StoreMatches(const KvMap& expected) const {
   auto next = expected.begin();
   std::string plain;
   store_->ForEachRaw([&](std::string_view key, std::string_view raw) {
-    if (key == kObfuscationKeyKey) {
+    if (key == seam::kObfuscationKeyKey) {
       key_entry = true;
       HARNESS_CHECK(!IsZero(key_) && raw == stored_key, "the obfuscation key entry must hold the key, unobfuscated");
       return;
@@ -347,7 +346,7 @@ bool StoreTester::StoreMatches(const KvMap& expected) const {
 
 KvMap StoreTester::Plaintext() const {
   KvMap raw = store_->RawContents();
-  raw.erase(kObfuscationKeyKey);
+  raw.erase(seam::kObfuscationKeyKey);
   return DecodeRaw(raw, key_);
 }
 
@@ -365,7 +364,7 @@ void StoreTester::CheckCache(CoinsStackModel::Key touched) const {
   }
   HARNESS_CHECK_EQ(cache_->GetCacheSize(), model_.Size(0), "cache size");
   HARNESS_CHECK_EQ(cache_->GetDirtyCount(), model_.DirtyOrder(0).size(), "dirty count");
-  const CacheEntry* got = cache_->FindEntry(OutpointTable()[touched]);
+  const seam::CacheEntry* got = cache_->FindEntry(OutpointTable()[touched]);
   const ModelEntry* want = model_.Find(0, touched);
   HARNESS_CHECK_EQ(got != nullptr, want != nullptr, "cache entry presence for outpoint ", int{touched});
   if (got != nullptr) {

@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "check.h"
-#include "coins/cache.h"
+#include "seam/coins_cache.h"
 #include "coins_model.h"
-#include "obfuscation.h"
-#include "store/coins_store.h"
+#include "seam/obfuscation.h"
+#include "seam/coins_store.h"
 #include "store_model.h"
 
 namespace leveldb {
@@ -68,7 +68,7 @@ struct StoreStep {
 class StoreTester {
  public:
   // A fresh in-memory database, created with `key` as its obfuscation key (all zero: none).
-  explicit StoreTester(const Obfuscation::KeyBytes& key);
+  explicit StoreTester(const seam::Obfuscation::KeyBytes& key);
   ~StoreTester();
   StoreTester(const StoreTester&) = delete;
   StoreTester& operator=(const StoreTester&) = delete;
@@ -94,7 +94,7 @@ class StoreTester {
   };
 
   // Opens the store asking for `key` if the database is new (all zero: no key).
-  void OpenStore(const Obfuscation::KeyBytes& key);
+  void OpenStore(const seam::Obfuscation::KeyBytes& key);
   void CloseStore();
   void ApplyFlush(const StoreStep& step);
   // Runs a flush of `entries` from a new cache; returns false if the hook cut it after `cut` partial batches.
@@ -109,9 +109,9 @@ class StoreTester {
   HARNESS_NO_FUZZ_COVERAGE void CheckCache(CoinsStackModel::Key touched) const;
 
   std::unique_ptr<leveldb::Env> env_;
-  Obfuscation::KeyBytes key_;
-  std::unique_ptr<CoinsStore> store_;
-  std::unique_ptr<CoinsViewCache> cache_;
+  seam::Obfuscation::KeyBytes key_;
+  std::unique_ptr<seam::CoinsStore> store_;
+  std::unique_ptr<seam::CoinsViewCache> cache_;
   CoinsStackModel model_;  // level 0 is the cache; its base is the reference store's coins
   KvMap reference_;        // the reference store's plaintext contents (without the obfuscation key)
   // Outpoints any step has named: the final sweep reads only these (CheckStore compares everything else).

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tx/transaction.h"
+#include "seam/types.h"
 
 namespace harness {
 
@@ -23,7 +23,7 @@ std::string_view CheckTransactionRef(const Transaction& tx);
 
 struct BlockVerdictRef {
   std::string_view reason;  // "" for a valid block
-  size_t tx = SIZE_MAX;     // as BlockCheck::tx
+  size_t tx = SIZE_MAX;     // as seam::BlockCheck::tx
 };
 BlockVerdictRef CheckBlockRef(const Block& block);
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tx/transaction.h"
+#include "seam/types.h"
 
 namespace harness {
 

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "rng.h"
-#include "tx/check.h"
+#include "seam/tx_check.h"
 #include "tx_check_ref.h"
 
 namespace harness {

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "check.h"
-#include "tx/transaction.h"
+#include "seam/types.h"
 
 namespace harness {
 

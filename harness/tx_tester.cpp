@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "check.h"
-#include "hex.h"
-#include "tx/check.h"
+#include "seam/types.h"
+#include "seam/tx_check.h"
 #include "tx_check_ref.h"
 
 namespace harness {
@@ -73,7 +73,7 @@ namespace {
 // Verdict, reason, sizes and (when copied) serializations against the reference, given the subject's
 // serialization (empty when the transaction is too big to copy).
 void CheckAgainstReference(const Transaction& tx, std::span<const uint8_t> bytes) {
-  const std::string_view subject = Reason(CheckTransaction(tx));
+  const std::string_view subject = Reason(seam::CheckTransaction(tx));
   const std::string_view reference = CheckTransactionRef(tx);
   HARNESS_CHECK_EQ(subject, reference, "CheckTransaction: subject (left) and reference (right) differ\n    ",
                    RenderTx(tx));
@@ -122,7 +122,7 @@ bool CheckTxBytes(std::span<const uint8_t> input) {
 }
 
 void CheckBlockCase(const Block& block) {
-  const BlockCheck subject = CheckBlock(block);
+  const seam::BlockCheck subject = seam::CheckBlock(block);
   const BlockVerdictRef reference = CheckBlockRef(block);
   HARNESS_CHECK(Reason(subject.reject) == reference.reason && subject.tx == reference.tx,
                 "CheckBlock\n    subject:   '", Reason(subject.reject), "' at tx ", RenderTxIndex(subject.tx),

@@ -17,7 +17,7 @@
 #include <span>
 #include <string>
 
-#include "tx/transaction.h"
+#include "seam/types.h"
 
 namespace harness {
 

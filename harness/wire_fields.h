@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "check.h"
-#include "tx/transaction.h"
+#include "seam/types.h"
 
 namespace harness {
 

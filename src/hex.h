@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+namespace embedded {
+
 // Two digits per byte, in order. Past `max_bytes` bytes the rest is shown as "...", so a failure that
 // involves a megabyte stays readable.
 inline std::string HexStr(std::span<const uint8_t> bytes, size_t max_bytes = SIZE_MAX) {
@@ -25,3 +27,5 @@ inline std::string HexStr(std::span<const uint8_t> bytes, size_t max_bytes = SIZ
 inline std::string HexStr(std::string_view bytes, size_t max_bytes = SIZE_MAX) {
   return HexStr(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), max_bytes);
 }
+
+}  // namespace embedded

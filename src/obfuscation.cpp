@@ -4,6 +4,8 @@
 #include <cstring>
 #include "hex.h"
 
+namespace embedded {
+
 namespace {
 
 // XORs up to 8 bytes with the leading bytes of `word` (as laid out in memory).
@@ -62,3 +64,5 @@ void Obfuscation::operator()(std::span<uint8_t> data, uint64_t offset) const {
   }
   if (n > 0) XorPartial(p, n, word);
 }
+
+}  // namespace embedded

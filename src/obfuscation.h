@@ -12,6 +12,8 @@
 #include <span>
 #include <string>
 
+namespace embedded {
+
 class Obfuscation {
  public:
   static constexpr size_t kKeySize = 8;
@@ -34,3 +36,5 @@ class Obfuscation {
   // rotations_[r]: the key word whose first byte in memory is key[r].
   std::array<uint64_t, kKeySize> rotations_;
 };
+
+}  // namespace embedded

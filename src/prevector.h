@@ -19,6 +19,8 @@
 #include <type_traits>
 #include <utility>
 
+namespace embedded {
+
 template <unsigned int N, typename T, typename Size = uint32_t, typename Diff = int32_t>
 class prevector {
   static_assert(std::is_trivially_copyable_v<T>, "elements are moved with memcpy/memmove");
@@ -291,3 +293,5 @@ class prevector {
   alignas(alignof(T*) > alignof(T) ? alignof(T*) : alignof(T)) unsigned char storage_[kStorageBytes]{};
   size_type size_ = 0;
 };
+
+}  // namespace embedded

@@ -12,6 +12,8 @@
 
 #include "prevector.h"
 
+namespace embedded {
+
 template <std::unsigned_integral T>
 void WriteLE(std::vector<uint8_t>& out, T v) {
   const size_t at = out.size();
@@ -133,3 +135,5 @@ inline uint64_t ReadCompactSize(SpanReader& in) {
   if (n > kMaxCompactSize) in.Fail("CompactSize above MAX_SIZE (0x02000000)", n);
   return in.ok() ? n : 0;
 }
+
+}  // namespace embedded

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "coins/cache.h"
+#include "seam/coins_cache.h"
 #include "coins_model.h"
 #include "coins_tester.h"
 #include "rng.h"
@@ -17,10 +17,10 @@
 namespace {
 
 // Exposes the state-injection hook so that every flag combination can be set up directly.
-class TestCache : public CoinsViewCache {
+class TestCache : public seam::CoinsViewCache {
  public:
-  using CoinsViewCache::CoinsViewCache;
-  using CoinsViewCache::InsertEntry;
+  using seam::CoinsViewCache::CoinsViewCache;
+  using seam::CoinsViewCache::InsertEntry;
 };
 
 enum State { kAbsent, kSpent, kClean, kDirty, kFresh };  // spent is always DIRTY; kFresh is DIRTY+FRESH
@@ -47,22 +47,22 @@ struct Observed {
 std::ostream& operator<<(std::ostream& out, const Observed& o) {
   if (!o.present) return out << "absent";
   out << (o.coin ? o.coin->ToString() : "spent");
-  return out << ((o.flags & CacheEntry::kDirty) ? " DIRTY" : " clean") << ((o.flags & CacheEntry::kFresh) ? "+FRESH" : "");
+  return out << ((o.flags & seam::CacheEntry::kDirty) ? " DIRTY" : " clean") << ((o.flags & seam::CacheEntry::kFresh) ? "+FRESH" : "");
 }
 
 Observed Expect(State s, const Coin& value) {
   switch (s) {
     case kAbsent: return {};
-    case kSpent: return {true, std::nullopt, CacheEntry::kDirty};
+    case kSpent: return {true, std::nullopt, seam::CacheEntry::kDirty};
     case kClean: return {true, value, 0};
-    case kDirty: return {true, value, CacheEntry::kDirty};
-    case kFresh: return {true, value, CacheEntry::kDirty | CacheEntry::kFresh};
+    case kDirty: return {true, value, seam::CacheEntry::kDirty};
+    case kFresh: return {true, value, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh};
   }
   return {};
 }
 
-Observed Read(const CoinsViewCache& c) {
-  const CacheEntry* e = c.FindEntry(kOutpoint);
+Observed Read(const seam::CoinsViewCache& c) {
+  const seam::CacheEntry* e = c.FindEntry(kOutpoint);
   if (e == nullptr) return {};
   return {true, e->coin.IsSpent() ? std::nullopt : std::optional<Coin>(e->coin), e->flags()};
 }
@@ -277,7 +277,7 @@ BOOST_AUTO_TEST_CASE(dirty_list_behaviour) {
   BOOST_TEST((cache.DirtyOrder() == std::vector<OutPoint>{o[3], o[2]}));
   BOOST_TEST(cache.GetDirtyCount() == 2u);
   // FRESH added to an entry that is already DIRTY does not move it.
-  cache.InsertEntry(o[7], kA, CacheEntry::kDirty);
+  cache.InsertEntry(o[7], kA, seam::CacheEntry::kDirty);
   cache.AddCoin(o[4], kA, true);
   BOOST_TEST((cache.DirtyOrder() == std::vector<OutPoint>{o[3], o[2], o[7], o[4]}));
   BOOST_CHECK_NO_THROW(cache.SanityCheck());
@@ -333,7 +333,7 @@ BOOST_AUTO_TEST_CASE(flush_against_sync) {
         BOOST_TEST(cache.HaveCoinInCache(o[3]));
         BOOST_TEST(cache.FindEntry(o[1]) == nullptr);
         BOOST_TEST(cache.FindEntry(o[2])->flags() == 0);
-        BOOST_TEST(cache.DynamicMemoryUsage() == 3 * CoinsViewCache::kEntryOverhead + kB.DynamicMemoryUsage());
+        BOOST_TEST(cache.DynamicMemoryUsage() == 3 * seam::CoinsViewCache::kEntryOverhead + kB.DynamicMemoryUsage());
       }
     }
   }
@@ -346,13 +346,13 @@ BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting) {
   TestCache parent(&base);
   TestCache child(&parent);
   const OutPoint first = harness::OutpointTable()[40];
-  parent.InsertEntry(kOutpoint, kA, CacheEntry::kDirty);
-  child.InsertEntry(first, kB, CacheEntry::kDirty);
-  child.InsertEntry(kOutpoint, kN, CacheEntry::kDirty | CacheEntry::kFresh);  // misapplied: the parent has it
+  parent.InsertEntry(kOutpoint, kA, seam::CacheEntry::kDirty);
+  child.InsertEntry(first, kB, seam::CacheEntry::kDirty);
+  child.InsertEntry(kOutpoint, kN, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);  // misapplied: the parent has it
   BOOST_CHECK_THROW(child.Sync(), std::logic_error);
   BOOST_CHECK_NO_THROW(parent.SanityCheck());
   BOOST_CHECK_NO_THROW(child.SanityCheck());
-  BOOST_TEST(parent.DynamicMemoryUsage() == 2 * CoinsViewCache::kEntryOverhead + kB.DynamicMemoryUsage());
+  BOOST_TEST(parent.DynamicMemoryUsage() == 2 * seam::CoinsViewCache::kEntryOverhead + kB.DynamicMemoryUsage());
   BOOST_TEST((parent.FindEntry(kOutpoint)->coin == kA));  // the failing entry changed nothing
   BOOST_TEST(child.FindEntry(first)->flags() == 0);     // written and cleaned before the failure
   BOOST_TEST((child.DirtyOrder() == std::vector<OutPoint>{kOutpoint}));
@@ -362,7 +362,7 @@ BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting) {
 // SanityCheck must be able to fail: corrupt one thing at a time through the entries' own interface.
 BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
   const auto& o = harness::OutpointTable();
-  auto expect_failure = [](const CoinsViewCache& c, const std::string& what) {
+  auto expect_failure = [](const seam::CoinsViewCache& c, const std::string& what) {
     try {
       c.SanityCheck();
       BOOST_ERROR("SanityCheck passed; expected: " << what);
@@ -371,7 +371,7 @@ BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
     }
   };
   harness::CheckedBaseView base(harness::BlockHash(1));
-  auto mutable_entry = [&](const CoinsViewCache& c, const OutPoint& p) { return const_cast<CacheEntry*>(c.FindEntry(p)); };
+  auto mutable_entry = [&](const seam::CoinsViewCache& c, const OutPoint& p) { return const_cast<seam::CacheEntry*>(c.FindEntry(p)); };
   {
     TestCache c(&base);
     c.InsertEntry(o[0], kA, 0);
@@ -386,7 +386,7 @@ BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
   }
   {
     TestCache c(&base);
-    c.InsertEntry(o[0], Coin{}, CacheEntry::kDirty | CacheEntry::kFresh);
+    c.InsertEntry(o[0], Coin{}, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);
     expect_failure(c, "spent FRESH entry");
   }
   {
@@ -397,14 +397,14 @@ BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
   }
   {
     TestCache c(&base);
-    c.InsertEntry(o[0], kA, CacheEntry::kDirty);
-    c.InsertEntry(o[1], kA, CacheEntry::kDirty);
+    c.InsertEntry(o[0], kA, seam::CacheEntry::kDirty);
+    c.InsertEntry(o[1], kA, seam::CacheEntry::kDirty);
     mutable_entry(c, o[1])->SetClean();  // unlinked behind the cache's back: its dirty count is stale
     expect_failure(c, "dirty count");
   }
   {
     TestCache c(&base);
-    BOOST_CHECK_THROW(c.InsertEntry(o[0], kA, CacheEntry::kFresh), std::logic_error);
+    BOOST_CHECK_THROW(c.InsertEntry(o[0], kA, seam::CacheEntry::kFresh), std::logic_error);
     c.InsertEntry(o[0], kA, 0);
     BOOST_CHECK_THROW(c.InsertEntry(o[0], kA, 0), std::logic_error);
   }
@@ -414,7 +414,7 @@ BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
 // reaches the parent.
 BOOST_AUTO_TEST_CASE(batch_write_skips_fresh_spent) {
   Stack s(kAbsent, kAbsent);
-  s.child.InsertEntry(kOutpoint, Coin{}, CacheEntry::kDirty | CacheEntry::kFresh);
+  s.child.InsertEntry(kOutpoint, Coin{}, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);
   s.child.Flush();
   BOOST_TEST(Read(s.parent) == Observed{});
   BOOST_TEST(s.parent.GetCacheSize() == 0u);

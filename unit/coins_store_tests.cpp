@@ -17,15 +17,18 @@
 #include <memory>
 #include <string>
 
-#include "obfuscation.h"
+#include "seam/obfuscation.h"
 #include "rng.h"
-#include "store/coins_store.h"
+#include "seam/coins_store.h"
 #include "store/encoding.h"
 #include "store_fixture.h"
 #include "store_model.h"
 #include "store_tester.h"
 
 namespace {
+
+// Also unit tests of the embedded store's own encoding functions (namespace embedded).
+using namespace embedded;
 
 using harness::KvMap;
 using store_fixture::BlockA;
@@ -40,19 +43,19 @@ std::string VarInt(uint64_t n) {
   return out;
 }
 
-constexpr Obfuscation::KeyBytes kKey{0x9c, 0x01, 0x7e, 0xa5, 0x00, 0xff, 0x31, 0x48};
+constexpr seam::Obfuscation::KeyBytes kKey{0x9c, 0x01, 0x7e, 0xa5, 0x00, 0xff, 0x31, 0x48};
 
 // An in-memory file system that outlives the stores opened on it.
 struct MemDisk {
   std::unique_ptr<leveldb::Env> env{leveldb::NewMemEnv(leveldb::Env::Default())};
-  std::unique_ptr<CoinsStore> Open(size_t batch_size = CoinsStore::kDefaultBatchSize,
-                                   std::optional<Obfuscation::KeyBytes> key = kKey) const {
-    CoinsStore::Options options;
+  std::unique_ptr<seam::CoinsStore> Open(size_t batch_size = seam::CoinsStore::kDefaultBatchSize,
+                                   std::optional<seam::Obfuscation::KeyBytes> key = kKey) const {
+    seam::CoinsStore::Options options;
     options.path = "/coins";
     options.env = env.get();
     options.batch_size = batch_size;
     options.new_obfuscation_key = key;
-    return std::make_unique<CoinsStore>(options);
+    return std::make_unique<seam::CoinsStore>(options);
   }
   // Rewrites one raw value behind the store's back (the store must be closed).
   void Poke(const std::string& key, const std::string& raw) const {
@@ -95,14 +98,14 @@ harness::FlushPlan PlanToB() {
   return plan;
 }
 
-KvMap Plain(const CoinsStore& store) { return harness::DecodeRaw(store.RawContents(), store.obfuscation().key()); }
+KvMap Plain(const seam::CoinsStore& store) { return harness::DecodeRaw(store.RawContents(), store.obfuscation().key()); }
 
 // A store at the fixture's old state.
-void WriteOldState(CoinsStore& store) { store_fixture::Flush(store, store_fixture::OldState(), BlockA()); }
+void WriteOldState(seam::CoinsStore& store) { store_fixture::Flush(store, store_fixture::OldState(), BlockA()); }
 
 // Runs the fixture's flush to B, throwing out of it after partial batch `cut` (0: never).
 struct Cut {};
-void FlushToB(CoinsStore& store, size_t cut) {
+void FlushToB(seam::CoinsStore& store, size_t cut) {
   store.after_partial_write = [cut](size_t n) {
     if (n == cut) throw Cut{};
   };
@@ -133,16 +136,16 @@ BOOST_AUTO_TEST_CASE(varint_known_answers) {
   // One more group than 64 bits hold, and a continued maximum, are corruption.
   const std::string too_long = Bytes({0x80}) + max;
   RecordReader long_in(Span(too_long));
-  BOOST_CHECK_THROW(long_in.VarInt(), StoreCorruption);
+  BOOST_CHECK_THROW(long_in.VarInt(), seam::StoreCorruption);
   // A continued group after the value already reached 2^64 - 1.
   std::string continued = max;
   continued.back() = static_cast<char>(continued.back() | 0x80);
   continued += Bytes({0x00});
   RecordReader continued_in(Span(continued));
-  BOOST_CHECK_THROW(continued_in.VarInt(), StoreCorruption);
+  BOOST_CHECK_THROW(continued_in.VarInt(), seam::StoreCorruption);
   const std::string cut = Bytes({0x80});
   RecordReader cut_in(Span(cut));
-  BOOST_CHECK_THROW(cut_in.VarInt(), StoreCorruption);
+  BOOST_CHECK_THROW(cut_in.VarInt(), seam::StoreCorruption);
 }
 
 BOOST_AUTO_TEST_CASE(varint_and_amounts_match_reference) {
@@ -210,9 +213,9 @@ BOOST_AUTO_TEST_CASE(coin_records) {
   const OutPoint o{h, 300};
   BOOST_TEST(CoinKey(o) == "C" + h32 + Bytes({0x81, 0x2c}));
   BOOST_TEST((DecodeCoinKey(Span(CoinKey(o))) == o));
-  BOOST_CHECK_THROW(DecodeCoinKey(Span("B")), StoreCorruption);
-  BOOST_CHECK_THROW(DecodeCoinKey(Span(CoinKey(o) + "x")), StoreCorruption);
-  BOOST_CHECK_THROW(DecodeCoinKey(Span("C" + h32 + VarInt(uint64_t{1} << 32))), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoinKey(Span("B")), seam::StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoinKey(Span(CoinKey(o) + "x")), seam::StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoinKey(Span("C" + h32 + VarInt(uint64_t{1} << 32))), seam::StoreCorruption);
   BOOST_CHECK_THROW(EncodeCoin(Coin{}), std::logic_error);
   BOOST_CHECK_THROW(EncodeCoin(Coin(kMaxMoney + 1, Script(), 0, false)), std::logic_error);
   BOOST_CHECK_THROW(EncodeCoin(Coin(-5, Script(1, 0x51), 0, false)), std::logic_error);
@@ -254,20 +257,20 @@ BOOST_AUTO_TEST_CASE(script_template_near_misses) {
 
 BOOST_AUTO_TEST_CASE(corrupt_records_are_clean_errors) {
   const std::string good = EncodeCoin(harness::CoinTable()[5]);
-  BOOST_CHECK_THROW(DecodeCoin(Span("")), StoreCorruption);
-  BOOST_CHECK_THROW(DecodeCoin(Span(good + Bytes({0x00}))), StoreCorruption);  // a trailing byte
-  for (size_t n = 0; n < good.size(); ++n) BOOST_CHECK_THROW(DecodeCoin(Span(good.substr(0, n))), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span("")), seam::StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(good + Bytes({0x00}))), seam::StoreCorruption);  // a trailing byte
+  for (size_t n = 0; n < good.size(); ++n) BOOST_CHECK_THROW(DecodeCoin(Span(good.substr(0, n))), seam::StoreCorruption);
   // A height code past 32 bits; an amount past MAX_MONEY; a script longer than the record; the form
   // for uncompressed keys, never written here.
-  BOOST_CHECK_THROW(DecodeCoin(Span(VarInt(uint64_t{1} << 32) + Bytes({0x00, 0x06}))), StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(VarInt(uint64_t{1} << 32) + Bytes({0x00, 0x06}))), seam::StoreCorruption);
   BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00}) + VarInt(harness::RefCompressAmount(kMaxMoney + 1)) + Bytes({0x06}))),
-                    StoreCorruption);
+                    seam::StoreCorruption);
   // A compressed amount whose decompression overflows 64 bits: not the compression of any amount.
   BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00}) + VarInt(std::numeric_limits<uint64_t>::max()) + Bytes({0x06}))),
-                    StoreCorruption);
-  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00}) + VarInt(1'000'006) + "abc")), StoreCorruption);
-  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00, 0x04}) + std::string(32, 'x'))), StoreCorruption);
-  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00, 0x05}) + std::string(32, 'x'))), StoreCorruption);
+                    seam::StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00}) + VarInt(1'000'006) + "abc")), seam::StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00, 0x04}) + std::string(32, 'x'))), seam::StoreCorruption);
+  BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00, 0x00, 0x05}) + std::string(32, 'x'))), seam::StoreCorruption);
   // As Core: a script longer than 10,000 bytes comes back as one OP_RETURN.
   const Coin overlong = DecodeCoin(Span(Bytes({0x00, 0x00}) + VarInt(10'001 + 6) + std::string(10'001, 'x')));
   BOOST_TEST((overlong.script == Script(1, kOpReturn)));
@@ -278,7 +281,7 @@ BOOST_AUTO_TEST_CASE(corrupt_records_are_clean_errors) {
       bad[i] = static_cast<char>(bad[i] ^ mask);
       try {
         DecodeCoin(Span(bad));
-      } catch (const StoreCorruption&) {
+      } catch (const seam::StoreCorruption&) {
       }
     }
   }
@@ -287,9 +290,9 @@ BOOST_AUTO_TEST_CASE(corrupt_records_are_clean_errors) {
 BOOST_AUTO_TEST_CASE(impossible_options_are_clear_errors) {
   MemDisk disk;
   BOOST_CHECK_THROW(disk.Open(0), std::invalid_argument);
-  CoinsStore::Options no_path;
+  seam::CoinsStore::Options no_path;
   no_path.env = disk.env.get();
-  BOOST_CHECK_THROW(CoinsStore{no_path}, std::invalid_argument);
+  BOOST_CHECK_THROW(seam::CoinsStore{no_path}, std::invalid_argument);
   auto store = disk.Open(1);
   BOOST_CHECK_THROW(store->set_batch_size(0), std::invalid_argument);
   BOOST_TEST(store->batch_size() == 1u);
@@ -302,9 +305,9 @@ BOOST_AUTO_TEST_CASE(impossible_options_are_clear_errors) {
   BOOST_CHECK_THROW(store_fixture::Flush(*store, store_fixture::OldState(), Hash256{}), std::logic_error);
   BOOST_TEST(Plain(*store).empty());
   // A directory LevelDB cannot create.
-  CoinsStore::Options bad_dir;
+  seam::CoinsStore::Options bad_dir;
   bad_dir.path = "/proc/no/such/dir";
-  BOOST_CHECK_THROW(CoinsStore{bad_dir}, StoreError);
+  BOOST_CHECK_THROW(seam::CoinsStore{bad_dir}, seam::StoreError);
 }
 
 // Every batch limit, with and without obfuscation, ends in the same store.
@@ -334,7 +337,7 @@ BOOST_AUTO_TEST_CASE(batch_limit_matrix) {
   }
   // With the 1-byte limit every entry is a batch of its own; the default limit never splits this flush.
   BOOST_TEST(PlanToB().PartialBatchEnds(1).size() == PlanToB().writes.size());
-  BOOST_TEST(PlanToB().PartialBatchEnds(CoinsStore::kDefaultBatchSize).empty());
+  BOOST_TEST(PlanToB().PartialBatchEnds(seam::CoinsStore::kDefaultBatchSize).empty());
 }
 
 // Every limit from 1 byte to past the largest single batch: a batch is written once its size estimate
@@ -379,7 +382,7 @@ BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary) {
         BOOST_TEST(plan.IsLegalMidFlush(before, state));
         BOOST_TEST((state == plan.MidFlush(before, ends[cut - 1])));
         // Reads in the middle see a mix, by design; a different flush cannot complete this one.
-        BOOST_CHECK_THROW(store_fixture::Flush(*store, store_fixture::FlushToB(), harness::BlockHash(0xc0)), StoreError);
+        BOOST_CHECK_THROW(store_fixture::Flush(*store, store_fixture::FlushToB(), harness::BlockHash(0xc0)), seam::StoreError);
         FlushToB(*store, 0);
         BOOST_TEST(!store->IsMidFlush());
         BOOST_TEST((Plain(*store) == plan.Complete(before)));
@@ -421,9 +424,9 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
     BOOST_TEST_CONTEXT("child dies after partial batch " << k) {
       TempDir dir;
       {
-        CoinsStore::Options options;
+        seam::CoinsStore::Options options;
         options.path = dir.path;
-        WriteOldState(*std::make_unique<CoinsStore>(options));
+        WriteOldState(*std::make_unique<seam::CoinsStore>(options));
       }
       const pid_t pid = fork();
       BOOST_REQUIRE(pid >= 0);
@@ -436,9 +439,9 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
       BOOST_REQUIRE(waitpid(pid, &status, 0) == pid);
       BOOST_TEST_REQUIRE(WIFEXITED(status));
       BOOST_TEST_REQUIRE(WEXITSTATUS(status) == 0, "the child ended with " << WEXITSTATUS(status));
-      CoinsStore::Options options;
+      seam::CoinsStore::Options options;
       options.path = dir.path;
-      CoinsStore store(options);
+      seam::CoinsStore store(options);
       BOOST_TEST(store.IsMidFlush());
       BOOST_TEST((store.GetHeadBlocks() == std::pair(BlockB(), BlockA())));
       BOOST_TEST((Plain(store) == plan.MidFlush(before, ends[k - 1])));
@@ -469,7 +472,7 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
       try {
         store->GetCoin(o);
         ++decoded;
-      } catch (const StoreCorruption& e) {
+      } catch (const seam::StoreCorruption& e) {
         BOOST_TEST(std::string(e.what()).find(o.ToString()) != std::string::npos, e.what());
         ++errors;
       }
@@ -478,20 +481,20 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
   BOOST_TEST(errors > 0u);
   BOOST_TEST_MESSAGE("flipped coin bytes: " << errors << " clean errors, " << decoded << " decoded to another coin");
   disk.Poke(CoinKey(o), raw.substr(0, 2));
-  BOOST_CHECK_THROW(disk.Open()->GetCoin(o), StoreCorruption);
+  BOOST_CHECK_THROW(disk.Open()->GetCoin(o), seam::StoreCorruption);
   disk.Poke("B", "short");
-  BOOST_CHECK_THROW(disk.Open()->GetBestBlock(), StoreCorruption);
+  BOOST_CHECK_THROW(disk.Open()->GetBestBlock(), seam::StoreCorruption);
   disk.Poke("H", "x");
-  BOOST_CHECK_THROW(disk.Open()->GetHeadBlocks(), StoreCorruption);
+  BOOST_CHECK_THROW(disk.Open()->GetHeadBlocks(), seam::StoreCorruption);
   disk.Poke(std::string("\x0e\x00obfuscate_key", 15), "\x07short");
-  BOOST_CHECK_THROW(disk.Open(), StoreCorruption);
+  BOOST_CHECK_THROW(disk.Open(), seam::StoreCorruption);
 }
 
 // The key is created only for a new, empty database, stored unobfuscated, and kept on reopen.
 BOOST_AUTO_TEST_CASE(obfuscation_key_life_cycle) {
   {
     MemDisk disk;
-    WriteOldState(*disk.Open(CoinsStore::kDefaultBatchSize, std::nullopt));
+    WriteOldState(*disk.Open(seam::CoinsStore::kDefaultBatchSize, std::nullopt));
     auto reopened = disk.Open();  // asks for a key, but the database is not new
     BOOST_TEST(!static_cast<bool>(reopened->obfuscation()));
     BOOST_TEST((reopened->RawContents() == PlainOldState()));  // stored in plaintext
@@ -502,8 +505,8 @@ BOOST_AUTO_TEST_CASE(obfuscation_key_life_cycle) {
     BOOST_TEST((store->RawContents().at(std::string("\x0e\x00obfuscate_key", 15)) == Bytes({8}) + std::string(kKey.begin(), kKey.end())));
     WriteOldState(*store);
     store.reset();
-    const Obfuscation::KeyBytes other{1, 2, 3, 4, 5, 6, 7, 8};
-    store = disk.Open(CoinsStore::kDefaultBatchSize, other);  // the stored key wins
+    const seam::Obfuscation::KeyBytes other{1, 2, 3, 4, 5, 6, 7, 8};
+    store = disk.Open(seam::CoinsStore::kDefaultBatchSize, other);  // the stored key wins
     BOOST_TEST((store->obfuscation().key() == kKey));
     BOOST_TEST((Plain(*store) == PlainOldState()));
     for (const auto& [key, value] : store->RawContents()) {
@@ -520,7 +523,7 @@ BOOST_AUTO_TEST_CASE(random_simulation) {
     harness::Rng rng(seed);
     size_t partial = 0, cuts = 0;
     for (int run = 0; run < 30; ++run) {
-      Obfuscation::KeyBytes key{};
+      seam::Obfuscation::KeyBytes key{};
       if (run % 3 != 0) {
         for (auto& b : key) b = static_cast<uint8_t>(rng.Next());
       }

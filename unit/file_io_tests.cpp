@@ -26,9 +26,8 @@
 #include "file_tester.h"
 #include "framing_ref.h"
 #include "framing_tester.h"
-#include "io/buffered.h"
-#include "io/file.h"
-#include "io/framing.h"
+#include "seam/file_io.h"
+#include "seam/block_files.h"
 #include "obfuscation_ref.h"
 #include "rng.h"
 
@@ -38,8 +37,8 @@ BOOST_TEST_DONT_PRINT_LOG_VALUE(std::optional<uint64_t>)
 namespace {
 
 // One bit per key byte, so each raw byte shows which key byte hit it.
-constexpr Obfuscation::KeyBytes kBitKey{0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
-constexpr MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
+constexpr seam::Obfuscation::KeyBytes kBitKey{0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
+constexpr seam::MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
 constexpr uint64_t k4GiB = uint64_t{1} << 32;
 
 // A fresh directory under $TMPDIR or /tmp, removed with everything in it at scope exit.
@@ -63,10 +62,10 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-AutoFile Open(const std::string& path, const char* mode, const Obfuscation& key = {}) {
+seam::AutoFile Open(const std::string& path, const char* mode, const seam::Obfuscation& key = {}) {
   std::FILE* f = std::fopen(path.c_str(), mode);
   BOOST_REQUIRE_MESSAGE(f != nullptr, "fopen " << path);
-  return AutoFile(f, key);
+  return seam::AutoFile(f, key);
 }
 
 // The raw bytes of `path` at [offset, offset + n), as on disk.
@@ -175,7 +174,7 @@ BOOST_AUTO_TEST_CASE(known_answer_file) {
   TempDir dir;
   const std::string path = dir.File("known");
   {
-    AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+    seam::AutoFile f = Open(path, "w+b", seam::Obfuscation(kBitKey));
     BOOST_TEST(f.Position() == std::optional<uint64_t>(0));
     f.Seek(3, SEEK_SET);
     const std::vector<uint8_t> ones(6, 0xff);
@@ -184,7 +183,7 @@ BOOST_AUTO_TEST_CASE(known_answer_file) {
     // 2^32 + 5 = 5 (mod 8): three zero bytes meet key[5], key[6], key[7]; the gap is a hole.
     f.Seek(static_cast<int64_t>(k4GiB + 5), SEEK_SET);
     {
-      BufferedWriter w(f, 2);
+      seam::BufferedWriter w(f, 2);
       w.Write(std::vector<uint8_t>{0, 0, 0});
     }
     BOOST_TEST(f.Position() == std::optional<uint64_t>(k4GiB + 8));
@@ -197,7 +196,7 @@ BOOST_AUTO_TEST_CASE(known_answer_file) {
   BOOST_TEST(FileSize(path) == k4GiB + 8);
 
   // Reading back through the key: the hole reads as the key bytes themselves (0 XOR key).
-  AutoFile f = Open(path, "rb", Obfuscation(kBitKey));
+  seam::AutoFile f = Open(path, "rb", seam::Obfuscation(kBitKey));
   std::vector<uint8_t> got(9);
   f.Read(got);
   BOOST_TEST(got == FromHex("010204ffffffffffff"), boost::test_tools::per_element());
@@ -213,9 +212,9 @@ BOOST_AUTO_TEST_CASE(known_answer_records) {
   TempDir dir;
   const std::string path = dir.File("blk");
   {
-    AutoFile f = Open(path, "wb", Obfuscation(kBitKey));
-    BufferedWriter w(f);
-    WriteBlockRecord(w, kMagic, std::vector<uint8_t>{0xaa, 0xbb, 0xcc});
+    seam::AutoFile f = Open(path, "wb", seam::Obfuscation(kBitKey));
+    seam::BufferedWriter w(f);
+    seam::WriteBlockRecord(w, kMagic, std::vector<uint8_t>{0xaa, 0xbb, 0xcc});
     w.Flush();
     f.Close();
   }
@@ -226,21 +225,21 @@ BOOST_AUTO_TEST_CASE(known_answer_records) {
   Hash256 prev;
   prev.bytes.fill(0x11);
   const std::vector<uint8_t> abc{'a', 'b', 'c'};
-  const Hash256 sum = UndoChecksum(prev, abc);
+  const Hash256 sum = seam::UndoChecksum(prev, abc);
   BOOST_TEST(std::vector<uint8_t>(sum.bytes.begin(), sum.bytes.end()) ==
                  FromHex("41dc6804c43ff34e0de117dd10812f89aff060d806161a15b586adcd6214d4f9"),
              boost::test_tools::per_element());
-  const Hash256 zero_sum = UndoChecksum(Hash256{}, {});
+  const Hash256 zero_sum = seam::UndoChecksum(Hash256{}, {});
   BOOST_TEST(std::vector<uint8_t>(zero_sum.bytes.begin(), zero_sum.bytes.end()) ==
                  FromHex("2b32db6c2c0a6235fb1397e8225ea85e0f0e6e8c7b126d0016ccbde0e667151e"),
              boost::test_tools::per_element());
 
   const std::string undo_path = dir.File("rev");
   {
-    AutoFile f = Open(undo_path, "wb");
+    seam::AutoFile f = Open(undo_path, "wb");
     {
-      BufferedWriter w(f, 5);
-      WriteUndoRecord(w, kMagic, prev, abc);
+      seam::BufferedWriter w(f, 5);
+      seam::WriteUndoRecord(w, kMagic, prev, abc);
     }
     f.Close();
   }
@@ -249,9 +248,9 @@ BOOST_AUTO_TEST_CASE(known_answer_records) {
                  FromHex("f9beb4d903000000616263"
                          "41dc6804c43ff34e0de117dd10812f89aff060d806161a15b586adcd6214d4f9"),
              boost::test_tools::per_element());
-  AutoFile in = Open(undo_path, "rb");
+  seam::AutoFile in = Open(undo_path, "rb");
   std::vector<uint8_t> payload;
-  ReadUndoRecord(in, kMagic, prev, payload);
+  seam::ReadUndoRecord(in, kMagic, prev, payload);
   BOOST_TEST(payload == abc, boost::test_tools::per_element());
 }
 
@@ -260,10 +259,10 @@ BOOST_AUTO_TEST_CASE(zero_key_writes_plaintext) {
   const std::string path = dir.File("plain");
   const std::vector<uint8_t> data{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
   {
-    AutoFile f = Open(path, "wb");
+    seam::AutoFile f = Open(path, "wb");
     BOOST_TEST(!static_cast<bool>(f.obfuscation()));
     f.Write(std::span(data).first(4));
-    BufferedWriter w(f, 4);
+    seam::BufferedWriter w(f, 4);
     w.Write(std::span(data).subspan(4));
     w.Flush();
     std::vector<uint8_t> consumed{12, 13};
@@ -282,7 +281,7 @@ BOOST_AUTO_TEST_CASE(write_keeps_caller_data) {
   harness::Rng rng(3);
   const std::vector<uint8_t> data = Bytes(rng, 10000);  // several 4 KiB chunks
   std::vector<uint8_t> copy = data;
-  AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+  seam::AutoFile f = Open(path, "w+b", seam::Obfuscation(kBitKey));
   f.Seek(5, SEEK_SET);
   f.Write(copy);
   BOOST_TEST(copy == data);
@@ -308,7 +307,7 @@ BOOST_AUTO_TEST_CASE(any_alignment_and_offset) {
         BOOST_TEST_CONTEXT("alignment " << alignment << ", offset " << offset << ", length " << len) {
           const std::vector<uint8_t> data = Bytes(rng, len);
           const std::span<uint8_t> at(buf + alignment, len);
-          AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+          seam::AutoFile f = Open(path, "w+b", seam::Obfuscation(kBitKey));
           f.Seek(static_cast<int64_t>(offset), SEEK_SET);
           std::copy(data.begin(), data.end(), at.begin());
           f.Write(at);
@@ -334,12 +333,12 @@ BOOST_AUTO_TEST_CASE(buffered_writer_one_write_per_full_buffer) {
   for (const size_t size : {size_t{1} << 16, size_t{1000}, size_t{7}}) {
     BOOST_TEST_CONTEXT("buffer size " << size) {
       CountingSink sink;
-      AutoFile f(sink.Open(), Obfuscation(kBitKey));
+      seam::AutoFile f(sink.Open(), seam::Obfuscation(kBitKey));
       BOOST_REQUIRE(f.Position() == std::optional<uint64_t>(0));
       harness::Rng rng(size);
       std::vector<uint8_t> all;
       {
-        BufferedWriter w(f, size);
+        seam::BufferedWriter w(f, size);
         // 3.5 buffers in pieces of odd sizes (some larger than the buffer).
         while (all.size() < size * 7 / 2) {
           const auto piece = Bytes(rng, std::min<size_t>(rng.Range(1, 3 * size / 2 + 1), size * 7 / 2 - all.size()));
@@ -365,10 +364,10 @@ BOOST_AUTO_TEST_CASE(buffered_and_direct_writes_mixed) {
   TempDir dir;
   const std::string mixed = dir.File("mixed"), direct = dir.File("direct");
   harness::Rng rng(11);
-  AutoFile a = Open(mixed, "wb", Obfuscation(kBitKey));
-  AutoFile b = Open(direct, "wb", Obfuscation(kBitKey));
+  seam::AutoFile a = Open(mixed, "wb", seam::Obfuscation(kBitKey));
+  seam::AutoFile b = Open(direct, "wb", seam::Obfuscation(kBitKey));
   {
-    BufferedWriter w(a, 13);
+    seam::BufferedWriter w(a, 13);
     for (int i = 0; i < 200; ++i) {
       const auto piece = Bytes(rng, rng.Below(40));
       if (rng.Chance(30)) {
@@ -394,7 +393,7 @@ BOOST_AUTO_TEST_CASE(record_round_trips) {
     TempDir dir;
     for (const bool undo : {false, true}) {
       const std::string path = dir.File(undo ? "rev" : "blk");
-      Obfuscation::KeyBytes key;
+      seam::Obfuscation::KeyBytes key;
       for (auto& b : key) b = static_cast<uint8_t>(rng.Next());
       std::vector<std::vector<uint8_t>> payloads;
       for (int i = 0; i < 300; ++i) {
@@ -402,32 +401,32 @@ BOOST_AUTO_TEST_CASE(record_round_trips) {
         payloads.push_back(Bytes(rng, size));
       }
       {
-        AutoFile f = Open(path, "wb", Obfuscation(key));
-        BufferedWriter w(f, rng.Chance(50) ? BufferedWriter::kDefaultSize : rng.Range(1, 5000));
+        seam::AutoFile f = Open(path, "wb", seam::Obfuscation(key));
+        seam::BufferedWriter w(f, rng.Chance(50) ? seam::BufferedWriter::kDefaultSize : rng.Range(1, 5000));
         for (size_t i = 0; i < payloads.size(); ++i) {
           if (undo) {
-            WriteUndoRecord(w, kMagic, harness::PrevHash(i), payloads[i]);
+            seam::WriteUndoRecord(w, kMagic, harness::PrevHash(i), payloads[i]);
           } else {
-            WriteBlockRecord(w, kMagic, payloads[i]);
+            seam::WriteBlockRecord(w, kMagic, payloads[i]);
           }
         }
         w.Flush();
         f.Close();
       }
-      AutoFile in = Open(path, "rb", Obfuscation(key));
+      seam::AutoFile in = Open(path, "rb", seam::Obfuscation(key));
       const uint64_t size = *in.Size();
       std::vector<uint8_t> payload;
       for (size_t i = 0; i < payloads.size(); ++i) {
         if (undo) {
-          ReadUndoRecord(in, kMagic, harness::PrevHash(i), payload);
+          seam::ReadUndoRecord(in, kMagic, harness::PrevHash(i), payload);
         } else {
-          ReadBlockRecord(in, kMagic, payload);
+          seam::ReadBlockRecord(in, kMagic, payload);
         }
         BOOST_TEST_REQUIRE(payload == payloads[i], "record " << i);
       }
       BOOST_TEST(in.Position() == std::optional<uint64_t>(size));
-      BOOST_CHECK_EXCEPTION(ReadBlockRecord(in, kMagic, payload), FramingError,
-                            [](const FramingError& e) { return e.kind() == FramingError::Kind::kTruncated; });
+      BOOST_CHECK_EXCEPTION(seam::ReadBlockRecord(in, kMagic, payload), seam::FramingError,
+                            [](const seam::FramingError& e) { return e.kind() == seam::FramingError::Kind::kTruncated; });
     }
   }
 }
@@ -436,32 +435,32 @@ BOOST_AUTO_TEST_CASE(framing_errors) {
   TempDir dir;
   const std::string path = dir.File("bad");
   auto write_file = [&](const std::vector<uint8_t>& bytes) {
-    AutoFile f = Open(path, "wb");
+    seam::AutoFile f = Open(path, "wb");
     f.Write(bytes);
     f.Close();
   };
-  auto read_error = [&](bool undo, const Hash256& prev) -> FramingError {
-    AutoFile in = Open(path, "rb");
+  auto read_error = [&](bool undo, const Hash256& prev) -> seam::FramingError {
+    seam::AutoFile in = Open(path, "rb");
     std::vector<uint8_t> payload;
     try {
       if (undo) {
-        ReadUndoRecord(in, kMagic, prev, payload, 1000);
+        seam::ReadUndoRecord(in, kMagic, prev, payload, 1000);
       } else {
-        ReadBlockRecord(in, kMagic, payload, 1000);
+        seam::ReadBlockRecord(in, kMagic, payload, 1000);
       }
-    } catch (const FramingError& e) {
+    } catch (const seam::FramingError& e) {
       BOOST_TEST_MESSAGE(e.what());
-      if (e.kind() != FramingError::Kind::kBadChecksum) BOOST_TEST(payload.capacity() == 0u);  // nothing allocated
+      if (e.kind() != seam::FramingError::Kind::kBadChecksum) BOOST_TEST(payload.capacity() == 0u);  // nothing allocated
       return e;
     }
     BOOST_FAIL("no error");
     throw;
   };
-  using Kind = FramingError::Kind;
+  using Kind = seam::FramingError::Kind;
   write_file(FromHex("f9beb4d90300"));  // header cut short
   BOOST_TEST((read_error(false, {}).kind() == Kind::kTruncated));
   write_file(FromHex("f9beb4d8030000000102"));  // last magic byte wrong
-  const FramingError bad_magic = read_error(false, {});
+  const seam::FramingError bad_magic = read_error(false, {});
   BOOST_TEST((bad_magic.kind() == Kind::kBadMagic));
   BOOST_TEST(std::string(bad_magic.what()).find("magic f9beb4d8, expected f9beb4d9") != std::string::npos);
   write_file(FromHex("f9beb4d9ffffffff0102"));  // 4 GiB declared: rejected before any allocation
@@ -496,12 +495,12 @@ BOOST_AUTO_TEST_CASE(framing_errors) {
 
 BOOST_AUTO_TEST_CASE(oversized_payload_is_not_written) {
   CountingSink sink;
-  AutoFile f(sink.Open());
-  const std::vector<uint8_t> huge(size_t{kMaxRecordSize} + 1);
+  seam::AutoFile f(sink.Open());
+  const std::vector<uint8_t> huge(size_t{seam::kMaxRecordSize} + 1);
   {
-    BufferedWriter w(f, 16);
-    BOOST_CHECK_THROW(WriteBlockRecord(w, kMagic, huge), FramingError);
-    BOOST_CHECK_THROW(WriteUndoRecord(w, kMagic, Hash256{}, huge), FramingError);
+    seam::BufferedWriter w(f, 16);
+    BOOST_CHECK_THROW(seam::WriteBlockRecord(w, kMagic, huge), seam::FramingError);
+    BOOST_CHECK_THROW(seam::WriteUndoRecord(w, kMagic, Hash256{}, huge), seam::FramingError);
     BOOST_TEST(w.buffered() == 0u);
   }
   BOOST_TEST(sink.bytes.empty());
@@ -514,13 +513,13 @@ BOOST_AUTO_TEST_CASE(reader_at_eof_and_position_after_read_ahead) {
   harness::Rng rng(5);
   const std::vector<uint8_t> data = Bytes(rng, 100);
   {
-    AutoFile f = Open(path, "wb", Obfuscation(kBitKey));
+    seam::AutoFile f = Open(path, "wb", seam::Obfuscation(kBitKey));
     f.Write(data);
     f.Close();
   }
-  AutoFile f = Open(path, "rb", Obfuscation(kBitKey));
+  seam::AutoFile f = Open(path, "rb", seam::Obfuscation(kBitKey));
   f.Seek(3, SEEK_SET);
-  BufferedReader r(std::move(f), 16);
+  seam::BufferedReader r(std::move(f), 16);
   BOOST_TEST(!f.IsOpen());  // moved into the reader
   std::vector<uint8_t> got(64, 0xa5);
   r.Read(std::span(got).first(1));
@@ -536,12 +535,12 @@ BOOST_AUTO_TEST_CASE(reader_at_eof_and_position_after_read_ahead) {
   BOOST_TEST(r.Position() == std::optional<uint64_t>(94));
   // 6 bytes remain; asking for 10 copies those 6, leaves the rest untouched, and throws.
   std::fill(got.begin(), got.end(), 0xa5);
-  BOOST_CHECK_THROW(r.Read(std::span(got).first(10)), IoError);
+  BOOST_CHECK_THROW(r.Read(std::span(got).first(10)), seam::IoError);
   BOOST_TEST(std::equal(got.begin(), got.begin() + 6, data.begin() + 94));
   BOOST_TEST(std::all_of(got.begin() + 6, got.end(), [](uint8_t b) { return b == 0xa5; }));
   BOOST_TEST(r.Position() == std::optional<uint64_t>(100));
-  BOOST_CHECK_THROW(r.Read(std::span(got).first(1)), IoError);
-  BOOST_CHECK_THROW(r.Read(std::span(got).first(40)), IoError);
+  BOOST_CHECK_THROW(r.Read(std::span(got).first(1)), seam::IoError);
+  BOOST_CHECK_THROW(r.Read(std::span(got).first(40)), seam::IoError);
   r.Read({});  // nothing asked, nothing to throw about
 }
 
@@ -550,14 +549,14 @@ BOOST_AUTO_TEST_CASE(short_reads_are_errors) {
   const std::string path = dir.File("short");
   const std::vector<uint8_t> data{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   {
-    AutoFile f = Open(path, "wb", Obfuscation(kBitKey));
+    seam::AutoFile f = Open(path, "wb", seam::Obfuscation(kBitKey));
     f.Write(data);
     f.Close();
   }
-  AutoFile f = Open(path, "rb", Obfuscation(kBitKey));
+  seam::AutoFile f = Open(path, "rb", seam::Obfuscation(kBitKey));
   f.Seek(4, SEEK_SET);
   std::vector<uint8_t> got(16, 0xa5);
-  BOOST_CHECK_THROW(f.Read(got), IoError);
+  BOOST_CHECK_THROW(f.Read(got), seam::IoError);
   // Only the 6 bytes read are deobfuscated (at offsets 4..9); the other 10 are untouched.
   BOOST_TEST(std::vector<uint8_t>(got.begin(), got.begin() + 6) == std::vector<uint8_t>({5, 6, 7, 8, 9, 10}),
              boost::test_tools::per_element());
@@ -566,44 +565,44 @@ BOOST_AUTO_TEST_CASE(short_reads_are_errors) {
   f.Seek(2, SEEK_SET);
   f.Ignore(5);
   BOOST_TEST(f.Position() == std::optional<uint64_t>(7));
-  BOOST_CHECK_THROW(f.Ignore(5), IoError);
+  BOOST_CHECK_THROW(f.Ignore(5), seam::IoError);
   BOOST_TEST(f.Position() == std::optional<uint64_t>(10));
   f.Seek(0, SEEK_SET);
   BOOST_TEST(f.ReadSome(got) == 10u);
-  BOOST_CHECK_THROW(f.Seek(-1, SEEK_SET), IoError);
+  BOOST_CHECK_THROW(f.Seek(-1, SEEK_SET), seam::IoError);
   BOOST_TEST(f.Position() == std::optional<uint64_t>(10));
 }
 
 BOOST_AUTO_TEST_CASE(unknown_position) {
   int fds[2];
   BOOST_REQUIRE(pipe(fds) == 0);
-  AutoFile out(fdopen(fds[1], "wb"), Obfuscation(kBitKey));
-  AutoFile in(fdopen(fds[0], "rb"), Obfuscation(kBitKey));
+  seam::AutoFile out(fdopen(fds[1], "wb"), seam::Obfuscation(kBitKey));
+  seam::AutoFile in(fdopen(fds[0], "rb"), seam::Obfuscation(kBitKey));
   BOOST_TEST(!out.Position());
   BOOST_TEST(!in.Position());
   const std::vector<uint8_t> data{1, 2, 3};
-  BOOST_CHECK_THROW(out.Write(data), IoError);
+  BOOST_CHECK_THROW(out.Write(data), seam::IoError);
   std::vector<uint8_t> buf(3);
-  BOOST_CHECK_THROW(out.WriteConsume(buf), IoError);
-  BOOST_CHECK_THROW(in.Read(buf), IoError);
-  BOOST_CHECK_THROW(in.ReadSome(buf), IoError);
-  BOOST_CHECK_THROW(in.Seek(0, SEEK_SET), IoError);  // a pipe cannot seek
+  BOOST_CHECK_THROW(out.WriteConsume(buf), seam::IoError);
+  BOOST_CHECK_THROW(in.Read(buf), seam::IoError);
+  BOOST_CHECK_THROW(in.ReadSome(buf), seam::IoError);
+  BOOST_CHECK_THROW(in.Seek(0, SEEK_SET), seam::IoError);  // a pipe cannot seek
   BOOST_TEST(!in.Size());
-  BOOST_CHECK_THROW(ReadBlockRecord(in, kMagic, buf), IoError);  // framing needs the file's size
+  BOOST_CHECK_THROW(seam::ReadBlockRecord(in, kMagic, buf), seam::IoError);  // framing needs the file's size
   out.Close();  // nothing was written: closing succeeds
   in.Close();
 
   // With the zero key the position is not needed: the data goes through as plaintext.
   BOOST_REQUIRE(pipe(fds) == 0);
-  AutoFile plain_out(fdopen(fds[1], "wb"));
-  AutoFile plain_in(fdopen(fds[0], "rb"));
+  seam::AutoFile plain_out(fdopen(fds[1], "wb"));
+  seam::AutoFile plain_in(fdopen(fds[0], "rb"));
   plain_out.Write(data);
   plain_out.Close();
   std::vector<uint8_t> got(3);
   plain_in.Read(got);
   BOOST_TEST(got == data, boost::test_tools::per_element());
   plain_in.Ignore(0);
-  BOOST_CHECK_THROW(plain_in.Ignore(1), IoError);
+  BOOST_CHECK_THROW(plain_in.Ignore(1), seam::IoError);
   BOOST_TEST(!plain_in.Position());
 }
 
@@ -612,25 +611,25 @@ BOOST_AUTO_TEST_CASE(read_errors_and_seek_failures) {
   {
     FaultyStream s;
     s.fail_reads = true;
-    AutoFile f(s.Open());
-    BOOST_CHECK_EXCEPTION(f.Read(buf), IoError,
-                          [](const IoError& e) { return std::string(e.what()).find("fread failed") != std::string::npos; });
+    seam::AutoFile f(s.Open());
+    BOOST_CHECK_EXCEPTION(f.Read(buf), seam::IoError,
+                          [](const seam::IoError& e) { return std::string(e.what()).find("fread failed") != std::string::npos; });
     BOOST_TEST(f.Position() == std::optional<uint64_t>(0));
   }
   {
     FaultyStream s;
     s.seeks_left = 1;  // the ftell when wrapped
-    AutoFile f(s.Open());
+    seam::AutoFile f(s.Open());
     BOOST_REQUIRE(f.Position() == std::optional<uint64_t>(0));
     f.Read(buf);
-    BOOST_CHECK_THROW(f.Write(buf), IoError);  // switching from reading to writing needs a seek
-    BOOST_CHECK_THROW(f.Size(), IoError);      // the seek to the end fails
+    BOOST_CHECK_THROW(f.Write(buf), seam::IoError);  // switching from reading to writing needs a seek
+    BOOST_CHECK_THROW(f.Size(), seam::IoError);      // the seek to the end fails
   }
   for (int seeks = 2; seeks <= 3; ++seeks) {
     FaultyStream s;
     s.seeks_left = seeks;  // the ftell when wrapped, then the seek to the end; maybe the ftell there
-    AutoFile f(s.Open());
-    BOOST_CHECK_THROW(f.Size(), IoError);  // cannot return to the position
+    seam::AutoFile f(s.Open());
+    BOOST_CHECK_THROW(f.Size(), seam::IoError);  // cannot return to the position
     BOOST_TEST(!f.Position());
   }
 }
@@ -639,15 +638,15 @@ BOOST_AUTO_TEST_CASE(read_errors_and_seek_failures) {
 BOOST_AUTO_TEST_CASE(buffered_on_a_pipe) {
   int fds[2];
   BOOST_REQUIRE(pipe(fds) == 0);
-  AutoFile out(fdopen(fds[1], "wb"));
+  seam::AutoFile out(fdopen(fds[1], "wb"));
   const std::vector<uint8_t> data{1, 2, 3, 4, 5};
   {
-    BufferedWriter w(out, 2);
+    seam::BufferedWriter w(out, 2);
     w.Write(data);
     BOOST_TEST(!w.Position());
   }
   out.Close();
-  BufferedReader r(AutoFile(fdopen(fds[0], "rb")), 3);
+  seam::BufferedReader r(seam::AutoFile(fdopen(fds[0], "rb")), 3);
   std::vector<uint8_t> got(5);
   r.Read(got);
   BOOST_TEST(got == data, boost::test_tools::per_element());
@@ -655,15 +654,15 @@ BOOST_AUTO_TEST_CASE(buffered_on_a_pipe) {
 }
 
 BOOST_AUTO_TEST_CASE(closed_file_throws) {
-  AutoFile f(nullptr);
+  seam::AutoFile f(nullptr);
   BOOST_TEST(!f.IsOpen());
   std::vector<uint8_t> buf(4);
-  BOOST_CHECK_THROW(f.Read(buf), IoError);
-  BOOST_CHECK_THROW(f.Write(buf), IoError);
-  BOOST_CHECK_THROW(f.Seek(0, SEEK_SET), IoError);
-  BOOST_CHECK_THROW(f.Ignore(1), IoError);
-  BOOST_CHECK_THROW(f.Flush(), IoError);
-  BOOST_CHECK_THROW(f.Size(), IoError);
+  BOOST_CHECK_THROW(f.Read(buf), seam::IoError);
+  BOOST_CHECK_THROW(f.Write(buf), seam::IoError);
+  BOOST_CHECK_THROW(f.Seek(0, SEEK_SET), seam::IoError);
+  BOOST_CHECK_THROW(f.Ignore(1), seam::IoError);
+  BOOST_CHECK_THROW(f.Flush(), seam::IoError);
+  BOOST_CHECK_THROW(f.Size(), seam::IoError);
   f.Close();  // closing a closed file does nothing
 }
 
@@ -671,33 +670,33 @@ BOOST_AUTO_TEST_CASE(closed_file_throws) {
 BOOST_AUTO_TEST_CASE(full_disk_surfaces_as_errors) {
   const std::vector<uint8_t> small(10, 7), large(1 << 20, 7);
   {
-    AutoFile f = Open("/dev/full", "wb", Obfuscation(kBitKey));
+    seam::AutoFile f = Open("/dev/full", "wb", seam::Obfuscation(kBitKey));
     f.Write(small);  // sits in stdio's buffer
-    BOOST_CHECK_THROW(f.Close(), IoError);
+    BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
-    AutoFile f = Open("/dev/full", "wb");
-    BOOST_CHECK_THROW(f.Write(large), IoError);  // larger than stdio's buffer: fails at once
-    BOOST_CHECK_THROW(f.Write(small), IoError);  // the file stays failed
-    BOOST_CHECK_THROW(f.Close(), IoError);
+    seam::AutoFile f = Open("/dev/full", "wb");
+    BOOST_CHECK_THROW(f.Write(large), seam::IoError);  // larger than stdio's buffer: fails at once
+    BOOST_CHECK_THROW(f.Write(small), seam::IoError);  // the file stays failed
+    BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
-    AutoFile f = Open("/dev/full", "wb");
+    seam::AutoFile f = Open("/dev/full", "wb");
     f.Write(small);
-    BOOST_CHECK_THROW(f.Flush(), IoError);
-    BOOST_CHECK_THROW(f.Close(), IoError);
+    BOOST_CHECK_THROW(f.Flush(), seam::IoError);
+    BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
 }
 
 BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
   const std::vector<uint8_t> small(10, 7);
   {
-    AutoFile f = Open("/dev/full", "wb", Obfuscation(kBitKey));
-    BufferedWriter w(f, 1 << 16);
-    BOOST_CHECK_THROW(w.Write(std::vector<uint8_t>(1 << 20)), IoError);  // the first full buffer fails
+    seam::AutoFile f = Open("/dev/full", "wb", seam::Obfuscation(kBitKey));
+    seam::BufferedWriter w(f, 1 << 16);
+    BOOST_CHECK_THROW(w.Write(std::vector<uint8_t>(1 << 20)), seam::IoError);  // the first full buffer fails
     w.Write(small);
-    BOOST_CHECK_THROW(w.Flush(), IoError);  // the file stays failed
-    BOOST_CHECK_THROW(f.Close(), IoError);
+    BOOST_CHECK_THROW(w.Flush(), seam::IoError);  // the file stays failed
+    BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
     // The destructor's flush cannot throw; the failure shows when the file is closed. setvbuf(_IONBF) so
@@ -705,21 +704,21 @@ BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
     std::FILE* raw = std::fopen("/dev/full", "wb");
     BOOST_REQUIRE(raw != nullptr);
     setvbuf(raw, nullptr, _IONBF, 0);
-    AutoFile f(raw);
-    { BufferedWriter w(f, 64); w.Write(small); }
-    BOOST_CHECK_THROW(f.Close(), IoError);
+    seam::AutoFile f(raw);
+    { seam::BufferedWriter w(f, 64); w.Write(small); }
+    BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
     std::FILE* raw = std::fopen("/dev/full", "wb");
     BOOST_REQUIRE(raw != nullptr);
-    AutoFile f(raw);
+    seam::AutoFile f(raw);
     f.Write(small);
-    BOOST_CHECK_THROW(f.Seek(0, SEEK_SET), IoError);  // the pending data fails to flush first
-    BOOST_CHECK_THROW(f.Close(), IoError);
+    BOOST_CHECK_THROW(f.Seek(0, SEEK_SET), seam::IoError);  // the pending data fails to flush first
+    BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
     // Not closed explicitly: the destructor reports the lost data on stderr (it cannot throw).
-    AutoFile f = Open("/dev/full", "wb");
+    seam::AutoFile f = Open("/dev/full", "wb");
     f.Write(small);
   }
   {
@@ -728,8 +727,8 @@ BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
     std::FILE* raw = std::fopen("/dev/full", "wb");
     BOOST_REQUIRE(raw != nullptr);
     setvbuf(raw, nullptr, _IONBF, 0);
-    AutoFile f(raw, Obfuscation(kBitKey));
-    BOOST_CHECK_THROW(f.Write(small), IoError);
+    seam::AutoFile f(raw, seam::Obfuscation(kBitKey));
+    BOOST_CHECK_THROW(f.Write(small), seam::IoError);
     BOOST_TEST(!f.Position());
   }
 }
@@ -749,8 +748,8 @@ BOOST_AUTO_TEST_CASE(file_size_limit_fails_part_way) {
     int status = 0;
     std::FILE* raw = std::fopen(path.c_str(), "wb");
     if (raw == nullptr) _exit(11);
-    AutoFile f(raw, Obfuscation(kBitKey));
-    BufferedWriter w(f, 600);
+    seam::AutoFile f(raw, seam::Obfuscation(kBitKey));
+    seam::BufferedWriter w(f, 600);
     std::vector<uint8_t> data(500, 1);
     try {
       w.Write(data);  // 500 buffered
@@ -760,12 +759,12 @@ BOOST_AUTO_TEST_CASE(file_size_limit_fails_part_way) {
       w.Write(data);  // over the limit: the write system call comes up short or fails
       f.Flush();
       status = 1;     // no error for data past the limit
-    } catch (const IoError&) {
+    } catch (const seam::IoError&) {
     }
     try {
       f.Close();
       status = 2;  // closing reported success for an incomplete file
-    } catch (const IoError&) {
+    } catch (const seam::IoError&) {
     }
     _exit(status);
   }
@@ -780,7 +779,7 @@ BOOST_AUTO_TEST_CASE(file_size_limit_fails_part_way) {
 BOOST_AUTO_TEST_CASE(read_write_switching_and_moves) {
   TempDir dir;
   const std::string path = dir.File("rw");
-  AutoFile f = Open(path, "w+b", Obfuscation(kBitKey));
+  seam::AutoFile f = Open(path, "w+b", seam::Obfuscation(kBitKey));
   const std::vector<uint8_t> data{10, 20, 30, 40, 50, 60};
   f.Write(data);
   f.Seek(2, SEEK_SET);
@@ -794,9 +793,9 @@ BOOST_AUTO_TEST_CASE(read_write_switching_and_moves) {
   f.Seek(-2, SEEK_CUR);
   f.Read(one);
   BOOST_TEST(one[0] == 99);
-  AutoFile g(std::move(f));
+  seam::AutoFile g(std::move(f));
   BOOST_TEST(g.Position() == std::optional<uint64_t>(5));
-  BOOST_CHECK_THROW(f.Read(one), IoError);  // moved from
+  BOOST_CHECK_THROW(f.Read(one), seam::IoError);  // moved from
   g.Close();
   g.Close();
 }
@@ -842,7 +841,7 @@ BOOST_AUTO_TEST_CASE(random_framing_cases) {
       if (rng.Chance(70)) {
         for (auto& b : c.key) b = static_cast<uint8_t>(rng.Next());
       }
-      c.max_size = rng.Chance(30) ? static_cast<uint32_t>(rng.Below(600)) : kMaxRecordSize;
+      c.max_size = rng.Chance(30) ? static_cast<uint32_t>(rng.Below(600)) : seam::kMaxRecordSize;
       c.prefix = static_cast<uint8_t>(rng.Below(16));
       c.truncate = rng.Chance(20) ? static_cast<uint32_t>(rng.Below(64)) : 0;
       c.mech = static_cast<uint8_t>(rng.Next());

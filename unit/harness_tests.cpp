@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "check.h"
-#include "hex.h"
+#include "seam/types.h"
 #include "prevector_tester.h"
 #include "rng.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "obfuscation.h"
+#include "seam/obfuscation.h"
 #include "obfuscation_ref.h"
 #include "obfuscation_tester.h"
 #include "rng.h"
@@ -14,10 +14,10 @@
 namespace {
 
 // One bit per key byte, so each output byte shows which key byte hit it.
-constexpr Obfuscation::KeyBytes kBitKey{0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
+constexpr seam::Obfuscation::KeyBytes kBitKey{0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
 
 // Obfuscates `input` with the subject placed `alignment` bytes past an 8-byte boundary.
-std::vector<uint8_t> Apply(const Obfuscation& o, std::vector<uint8_t> input, uint64_t offset, size_t alignment) {
+std::vector<uint8_t> Apply(const seam::Obfuscation& o, std::vector<uint8_t> input, uint64_t offset, size_t alignment) {
   alignas(8) uint8_t buf[64 + 8];
   std::copy(input.begin(), input.end(), buf + alignment);
   o(std::span<uint8_t>(buf + alignment, input.size()), offset);
@@ -29,7 +29,7 @@ std::vector<uint8_t> Apply(const Obfuscation& o, std::vector<uint8_t> input, uin
 BOOST_AUTO_TEST_SUITE(obfuscation_tests)
 
 BOOST_AUTO_TEST_CASE(known_answers) {
-  const Obfuscation o(kBitKey);
+  const seam::Obfuscation o(kBitKey);
   const std::vector<uint8_t> ones(11, 0xff);
   // 0xff XOR key[k] for k = offset mod 8, offset + 1, ... (computed by hand from kBitKey).
   const std::vector<uint8_t> at0{0xfe, 0xfd, 0xfb, 0xf7, 0xef, 0xdf, 0xbf, 0x7f, 0xfe, 0xfd, 0xfb};
@@ -51,20 +51,20 @@ BOOST_AUTO_TEST_CASE(known_answers) {
 }
 
 BOOST_AUTO_TEST_CASE(key_round_trip_and_rendering) {
-  const Obfuscation o(kBitKey);
+  const seam::Obfuscation o(kBitKey);
   BOOST_TEST(static_cast<bool>(o));
   BOOST_TEST(o.ToString() == "0102040810204080");
   BOOST_TEST((o.key() == kBitKey));
 }
 
 BOOST_AUTO_TEST_CASE(zero_key_is_off_and_writes_plaintext) {
-  const Obfuscation off;
+  const seam::Obfuscation off;
   BOOST_TEST(!static_cast<bool>(off));
   BOOST_TEST(off.ToString() == "0000000000000000");
   const std::vector<uint8_t> data{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   BOOST_TEST(Apply(off, data, 12345, 3) == data, boost::test_tools::per_element());
   // A key with a single non-zero byte is on.
-  BOOST_TEST(static_cast<bool>(Obfuscation(Obfuscation::KeyBytes{0, 0, 0, 0, 0, 0, 0, 1})));
+  BOOST_TEST(static_cast<bool>(seam::Obfuscation(seam::Obfuscation::KeyBytes{0, 0, 0, 0, 0, 0, 0, 1})));
 }
 
 // Every length up to 40, alignment, offset residue (near 0 and across 2^32) and single split point: the

@@ -21,10 +21,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    CoinsStore::Options options;
+    seam::CoinsStore::Options options;
     options.path = argv[1];
     options.batch_size = 1;
-    CoinsStore store(options);
+    seam::CoinsStore store(options);
     const unsigned long k = std::stoul(argv[2]);
     store.after_partial_write = [k](size_t n) {
       if (n == k) _exit(0);

@@ -6,10 +6,10 @@
 #include <optional>
 #include <vector>
 
-#include "coins/cache.h"
+#include "seam/coins_cache.h"
 #include "coins_tester.h"
 #include "rng.h"
-#include "store/coins_store.h"
+#include "seam/coins_store.h"
 
 namespace store_fixture {
 
@@ -58,16 +58,16 @@ inline std::vector<Entry> FlushToB() {
 }
 
 // A cache holding `entries` as DIRTY entries, in order: how a node's cache looks at the start of a flush.
-class LoadedCache : public CoinsViewCache {
+class LoadedCache : public seam::CoinsViewCache {
  public:
-  LoadedCache(CoinsView* parent, const std::vector<Entry>& entries, const Hash256& best) : CoinsViewCache(parent) {
-    for (const Entry& e : entries) InsertEntry(e.outpoint, e.coin ? *e.coin : Coin{}, CacheEntry::kDirty);
+  LoadedCache(seam::CoinsView* parent, const std::vector<Entry>& entries, const Hash256& best) : seam::CoinsViewCache(parent) {
+    for (const Entry& e : entries) InsertEntry(e.outpoint, e.coin ? *e.coin : Coin{}, seam::CacheEntry::kDirty);
     SetBestBlock(best);
   }
 };
 
 // Flushes `entries` into `store` towards `best`.
-inline void Flush(CoinsStore& store, const std::vector<Entry>& entries, const Hash256& best) {
+inline void Flush(seam::CoinsStore& store, const std::vector<Entry>& entries, const Hash256& best) {
   LoadedCache cache(&store, entries, best);
   cache.Flush();
 }

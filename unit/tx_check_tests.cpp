@@ -9,11 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "hex.h"
+#include "seam/types.h"
 #include "rng.h"
-#include "serialize.h"
-#include "tx/check.h"
-#include "tx/transaction.h"
+#include "seam/tx_check.h"
 #include "tx_check_ref.h"
 #include "tx_samples.h"
 #include "tx_spec.h"
@@ -54,7 +52,7 @@ Transaction MakeCoinbase(size_t script_sig_length = 4) {
   return tx;
 }
 
-std::string SubjectReason(const Transaction& tx) { return Reason(CheckTransaction(tx)); }
+std::string SubjectReason(const Transaction& tx) { return Reason(seam::CheckTransaction(tx)); }
 
 // The subject's reason, after checking that the reference and every other CheckTx property agree.
 std::string Checked(const Transaction& tx) {
@@ -64,8 +62,8 @@ std::string Checked(const Transaction& tx) {
 
 std::string BlockVerdict(const Block& block) {
   harness::CheckBlockCase(block);
-  const BlockCheck r = CheckBlock(block);
-  return std::string(Reason(r.reject)) + "@" + (r.tx == BlockCheck::kNoTx ? "none" : std::to_string(r.tx));
+  const seam::BlockCheck r = seam::CheckBlock(block);
+  return std::string(Reason(r.reject)) + "@" + (r.tx == seam::BlockCheck::kNoTx ? "none" : std::to_string(r.tx));
 }
 
 Block MakeBlock(std::vector<Transaction> txs) {
@@ -129,7 +127,7 @@ BOOST_AUTO_TEST_CASE(every_reject_reason) {
   BOOST_TEST(Checked(MakeTx({{kA, 0}, {kA, 0}})) == "bad-txns-inputs-duplicate");
   BOOST_TEST(Checked(MakeTx({{kA, 0}, kNull})) == "bad-txns-prevout-null");
   BOOST_TEST(Checked(MakeCoinbase(1)) == "bad-cb-length");
-  BOOST_TEST(Reason(static_cast<Reject>(200)) == std::string("unknown"));
+  BOOST_TEST(Reason(static_cast<seam::Reject>(200)) == std::string("unknown"));
 }
 
 // Rules apply in SPEC order: each row breaks two rules and expects the earlier one.

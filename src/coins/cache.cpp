@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace embedded {
+
 CoinsCachePair* CoinsCursor::Next(CoinsCachePair& current) {
   // Read the successor first: in sync mode `current` may be erased below.
   CoinsCachePair* next = current.second.Next();
@@ -214,3 +216,5 @@ void CoinsViewCache::SanityCheck() const {
          std::to_string(dirty_count_));
   }
 }
+
+}  // namespace embedded

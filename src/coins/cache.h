@@ -14,6 +14,8 @@
 
 #include "view.h"
 
+namespace embedded {
+
 class CoinsViewCache : public CoinsView {
  public:
   // Per-entry bookkeeping charged on top of the coin's heap bytes: the hash map node (key, entry, next
@@ -91,3 +93,5 @@ class CoinsViewCache : public CoinsView {
   size_t usage_ = 0;
   size_t dirty_count_ = 0;
 };
+
+}  // namespace embedded

@@ -8,6 +8,8 @@
 
 #include "prevector.h"
 
+namespace embedded {
+
 // Script storage: 36 bytes inline, so P2WPKH/P2PKH/P2TR/P2WSH/P2PK scripts need no heap allocation.
 using Script = prevector<36, uint8_t>;
 
@@ -50,3 +52,5 @@ inline std::string Coin::ToString() const {
   return "Coin(amount=" + std::to_string(amount) + ", script=" + std::to_string(script.size()) +
          "B, height=" + std::to_string(height) + (coinbase ? ", coinbase" : "") + ")";
 }
+
+}  // namespace embedded

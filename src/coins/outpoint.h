@@ -9,6 +9,8 @@
 
 #include "hex.h"
 
+namespace embedded {
+
 struct Hash256 {
   std::array<uint8_t, 32> bytes{};
 
@@ -46,3 +48,5 @@ struct OutPointHasher {
 };
 
 inline std::string Hash256::ToShortString() const { return HexStr(std::span(bytes).first(8)); }
+
+}  // namespace embedded

@@ -10,6 +10,8 @@
 #include "coin.h"
 #include "outpoint.h"
 
+namespace embedded {
+
 class CacheEntry;
 using CoinsCachePair = std::pair<const OutPoint, CacheEntry>;
 
@@ -115,3 +117,5 @@ class CoinsView {
   // Applies every entry the cursor yields (calling cursor.Next for each), then records `best_block`.
   virtual void BatchWrite(CoinsCursor& cursor, const Hash256& best_block) = 0;
 };
+
+}  // namespace embedded

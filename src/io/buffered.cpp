@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+namespace embedded {
+
 BufferedWriter::BufferedWriter(AutoFile& file, size_t size) : file_(file), buf_(std::max<size_t>(size, 1)) {}
 
 BufferedWriter::~BufferedWriter() {
@@ -63,3 +65,5 @@ std::optional<uint64_t> BufferedReader::Position() const {
   if (!at) return std::nullopt;
   return *at - (end_ - begin_);
 }
+
+}  // namespace embedded

@@ -11,6 +11,8 @@
 
 #include "io/file.h"
 
+namespace embedded {
+
 // Collects writes and hands them to the file a whole buffer at a time: one WriteConsume (one fwrite,
 // obfuscated in place at the file position where the buffer lands) per full buffer.
 // Contract: while the writer holds unflushed data, the file must not be written, read or moved directly;
@@ -65,3 +67,5 @@ class BufferedReader {
   size_t begin_ = 0;  // buf_[begin_, end_) is read ahead and not yet consumed
   size_t end_ = 0;
 };
+
+}  // namespace embedded

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+namespace embedded {
+
 namespace {
 
 // Obfuscated writes XOR a copy of the caller's data in chunks of this size (as Bitcoin Core does): a fixed
@@ -173,3 +175,5 @@ void AutoFile::Close() {
   if (failed_) throw IoError("AutoFile::close: an earlier write failed, the file is incomplete");
   if (err != 0) throw IoError("AutoFile::close: fclose failed" + ErrnoText(err));
 }
+
+}  // namespace embedded

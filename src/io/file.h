@@ -17,6 +17,8 @@
 
 #include "obfuscation.h"
 
+namespace embedded {
+
 // Any failure of the file layer: a failed or short read, a failed write, seek, flush or close, obfuscated
 // I/O at an unknown position, use of a closed file.
 class IoError : public std::runtime_error {
@@ -90,3 +92,5 @@ class AutoFile {
   Direction direction_ = Direction::kNone;
   bool failed_ = false;  // a write failed: the file's contents are not what the caller wrote
 };
+
+}  // namespace embedded

@@ -7,6 +7,8 @@
 
 #include "hex.h"
 
+namespace embedded {
+
 namespace {
 
 // libcrypto calls return 1 (or a non-null pointer) on success.
@@ -126,3 +128,5 @@ void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev
                                                              HexStr(expected.bytes));
   }
 }
+
+}  // namespace embedded

@@ -16,6 +16,8 @@
 #include "io/buffered.h"
 #include "io/file.h"
 
+namespace embedded {
+
 using MessageStart = std::array<uint8_t, 4>;
 
 inline constexpr size_t kRecordHeaderSize = 8;
@@ -61,3 +63,5 @@ void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_
                      uint32_t max_size = kMaxRecordSize);
 void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev_block_hash,
                     std::vector<uint8_t>& payload, uint32_t max_size = kMaxRecordSize);
+
+}  // namespace embedded

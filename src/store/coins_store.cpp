@@ -10,6 +10,8 @@
 
 #include "store/encoding.h"
 
+namespace embedded {
+
 namespace {
 
 std::span<const uint8_t> AsBytes(const std::string& s) {
@@ -174,3 +176,5 @@ std::map<std::string, std::string> CoinsStore::RawContents() const {
   ForEachRaw([&](std::string_view key, std::string_view value) { out.emplace(key, value); });
   return out;
 }
+
+}  // namespace embedded

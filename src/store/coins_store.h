@@ -34,6 +34,8 @@ class Env;
 class WriteBatch;
 }  // namespace leveldb
 
+namespace embedded {
+
 class StoreError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -97,3 +99,5 @@ class CoinsStore : public CoinsView {
   Obfuscation obfuscation_;
   size_t batch_size_;
 };
+
+}  // namespace embedded

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+namespace embedded {
+
 namespace {
 
 // Script opcodes the compressed forms stand for.
@@ -205,3 +207,5 @@ std::pair<Hash256, Hash256> DecodeHeadBlocks(std::span<const uint8_t> value) {
   in.ExpectEnd("head blocks");
   return out;
 }
+
+}  // namespace embedded

@@ -16,6 +16,8 @@
 #include "coins/coin.h"
 #include "coins/outpoint.h"
 
+namespace embedded {
+
 // A stored record that cannot be decoded: truncated, overlong, or with values no writer produces.
 class StoreCorruption : public std::runtime_error {
  public:
@@ -77,3 +79,5 @@ Coin DecodeCoin(std::span<const uint8_t> value);
 std::string EncodeHeadBlocks(const Hash256& new_tip, const Hash256& old_tip);
 // Throws StoreCorruption unless `value` is exactly two hashes.
 std::pair<Hash256, Hash256> DecodeHeadBlocks(std::span<const uint8_t> value);
+
+}  // namespace embedded

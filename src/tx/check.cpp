@@ -4,6 +4,8 @@
 #include <compare>
 #include <vector>
 
+namespace embedded {
+
 const char* Reason(Reject r) {
   switch (r) {
     case Reject::kNone: return "";
@@ -117,3 +119,5 @@ BlockCheck CheckBlock(const Block& block) {
   }
   return CheckBlockSpends(block);
 }
+
+}  // namespace embedded

@@ -18,6 +18,8 @@
 #include "amount.h"
 #include "tx/transaction.h"
 
+namespace embedded {
+
 // Stable IDs; Reason() gives Core's reject reason string.
 enum class Reject : uint8_t {
   kNone = 0,
@@ -57,3 +59,5 @@ struct BlockCheck {
 };
 
 BlockCheck CheckBlock(const Block& block);
+
+}  // namespace embedded

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+namespace embedded {
+
 namespace {
 
 // The fewest bytes one element can occupy. A count claiming more elements than the remaining bytes could
@@ -188,3 +190,5 @@ bool ParseBlock(std::span<const uint8_t> bytes, Block& block, std::string* error
   for (Transaction& tx : block.vtx) tx = ReadTransaction(in);
   return Finish(in, error);
 }
+
+}  // namespace embedded

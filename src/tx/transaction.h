@@ -24,6 +24,8 @@
 #include "coins/outpoint.h"
 #include "serialize.h"
 
+namespace embedded {
+
 using WitnessStack = std::vector<std::vector<uint8_t>>;
 
 // The coinbase input's prevout index: a null prevout is the zero hash with this index, never the zero hash
@@ -103,3 +105,5 @@ Transaction ReadTransaction(SpanReader& in);
 // message in *error when `error` is given; the output object is then unspecified.
 bool ParseTransaction(std::span<const uint8_t> bytes, Transaction& tx, std::string* error = nullptr);
 bool ParseBlock(std::span<const uint8_t> bytes, Block& block, std::string* error = nullptr);
+
+}  // namespace embedded

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "tx/check.h"
-#include "tx/transaction.h"
+#include "seam/tx_check.h"
+#include "seam/types.h"
 #include "tx_check_ref.h"
 
 namespace {
@@ -74,7 +74,7 @@ int CheckOne(size_t number, const std::string& hex) {
     std::cerr << "txcheck: tx " << number << ": " << error << "\n";
     return kBadInput;
   }
-  const std::string subject = Verdict(Reason(CheckTransaction(tx)));
+  const std::string subject = Verdict(Reason(seam::CheckTransaction(tx)));
   const std::string reference = Verdict(harness::CheckTransactionRef(tx));
   std::cout << "tx " << number << " (" << bytes->size() << " bytes, " << tx.vin.size() << " in, " << tx.vout.size()
             << " out): subject=" << subject << " reference=" << reference

@@ -1,0 +1,40 @@
+// Seam: block and undo records in block files (Bitcoin Core's node::BlockManager WriteBlock, ReadRawBlock,
+// ReadBlock, WriteBlockUndo, ReadBlockUndo).
+//
+// Contract (docs/semantics.md, "Block and undo records"): a record is the 4-byte network magic, a 4-byte
+// little-endian length and the payload; undo records are followed by a 32-byte checksum over the previous
+// block hash and the payload. Reading a truncated, corrupt or oversized record throws FramingError (never
+// reads past the file's end or allocates from an unchecked length).
+#pragma once
+
+#include "seam/types.h"
+
+#if SUITE_SUBJECT_CORE
+#include "core/block_files.h"
+namespace seam {
+using core_adapter::FramingError;
+using core_adapter::MessageStart;
+using core_adapter::ReadBlockRecord;
+using core_adapter::ReadUndoRecord;
+using core_adapter::UndoChecksum;
+using core_adapter::WriteBlockRecord;
+using core_adapter::WriteUndoRecord;
+using core_adapter::kChecksumSize;
+using core_adapter::kMaxRecordSize;
+using core_adapter::kRecordHeaderSize;
+}  // namespace seam
+#else
+#include "src/io/framing.h"
+namespace seam {
+using embedded::FramingError;
+using embedded::MessageStart;
+using embedded::ReadBlockRecord;
+using embedded::ReadUndoRecord;
+using embedded::UndoChecksum;
+using embedded::WriteBlockRecord;
+using embedded::WriteUndoRecord;
+using embedded::kChecksumSize;
+using embedded::kMaxRecordSize;
+using embedded::kRecordHeaderSize;
+}  // namespace seam
+#endif

@@ -1,0 +1,43 @@
+// The suite's vocabulary: plain data types and wire codecs that the references, models and operation
+// interpreters speak on either side of the seam. They come from the embedded subject's headers (namespace
+// embedded) whichever subject is under test: a Bitcoin Core adapter converts them to Core's own types at
+// its boundary (core/), so a harness never names a Bitcoin Core type.
+#pragma once
+
+#include "src/amount.h"
+#include "src/coins/coin.h"
+#include "src/coins/outpoint.h"
+#include "src/hex.h"
+#include "src/serialize.h"
+#include "src/tx/transaction.h"
+
+using embedded::Block;
+using embedded::BlockHeader;
+using embedded::Coin;
+using embedded::CompactSizeLength;
+using embedded::Hash256;
+using embedded::HexStr;
+using embedded::kCoin;
+using embedded::kMaxCompactSize;
+using embedded::kMaxMoney;
+using embedded::kNullIndex;
+using embedded::kOpReturn;
+using embedded::kWitnessFlag;
+using embedded::kWitnessMarker;
+using embedded::OutPoint;
+using embedded::OutPointHasher;
+using embedded::ParseBlock;
+using embedded::ParseTransaction;
+using embedded::ReadCompactSize;
+using embedded::ReadTransaction;
+using embedded::Script;
+using embedded::SerializeBlock;
+using embedded::SerializedSize;
+using embedded::SerializeTransaction;
+using embedded::SpanReader;
+using embedded::Transaction;
+using embedded::TxIn;
+using embedded::TxOut;
+using embedded::WitnessStack;
+using embedded::WriteCompactSize;
+using embedded::WriteLE;
