@@ -1,0 +1,81 @@
+# The `core` flavor: Bitcoin Core's kernel library, built by Bitcoin Core's own CMake from the source tree
+# named by BITCOIN_CORE_DIR, with this build's compilers and flags, as the subject under test.
+#
+# Core's build runs on every build of ours (BUILD_ALWAYS): its own Ninja decides what changed, so an edit
+# in the reviewer's tree is recompiled and relinked before any of our targets link against it, and an
+# unchanged tree costs a no-op Ninja run. ccache (WITH_CCACHE) makes a fresh build directory cheap too.
+include(ExternalProject)
+find_package(Threads REQUIRED)
+
+function(suite_check_core_dir dir)
+  foreach(file CMakeLists.txt src/coins.h src/txdb.h src/util/obfuscation.h src/kernel/CMakeLists.txt)
+    if(NOT EXISTS "${dir}/${file}")
+      message(FATAL_ERROR "BITCOIN_CORE_DIR='${dir}' is not a Bitcoin Core source tree: expected ${dir}/${file}. "
+        "Set BITCOIN_CORE_DIR (cache variable or environment) to the top of a checkout, the folder holding "
+        "src/coins.h.")
+    endif()
+  endforeach()
+endfunction()
+suite_check_core_dir("${BITCOIN_CORE_DIR}")
+
+find_program(SUITE_CCACHE ccache)
+if(NOT SUITE_CCACHE)
+  message(FATAL_ERROR "ccache not found: install the Debian package ccache (tools/setup does)")
+endif()
+
+# SUITE_CORE_SANITIZERS: Core's SANITIZERS option. "fuzzer" in it makes Core compile with
+# -fsanitize=fuzzer-no-link, so the engine's coverage feedback comes from Core's code.
+set(SUITE_CORE_SANITIZERS "" CACHE STRING "Bitcoin Core's SANITIZERS option for its kernel library")
+# Extra compiler flags for Core's build, e.g. the coverage preset's instrumentation.
+set(SUITE_CORE_C_FLAGS "" CACHE STRING "Extra C compiler flags for Bitcoin Core's kernel library")
+set(SUITE_CORE_CXX_FLAGS "" CACHE STRING "Extra C++ compiler flags for Bitcoin Core's kernel library")
+# Where Core's own build lives; one Core build directory can serve several of our build directories.
+set(SUITE_CORE_BUILD_DIR "${CMAKE_BINARY_DIR}/bitcoin-core" CACHE PATH "Build directory of Bitcoin Core's kernel library")
+set(core_build ${SUITE_CORE_BUILD_DIR})
+set(core_kernel ${core_build}/lib/libbitcoinkernel.a)
+set(core_secp ${core_build}/src/secp256k1/lib/libsecp256k1.a)
+
+# ccache keys on the command line, which holds absolute paths: rewritten relative to the deepest folder
+# that holds both trees, a second build directory (a fresh clone, another preset's twin) hits the cache.
+get_filename_component(core_real "${BITCOIN_CORE_DIR}" REALPATH)
+get_filename_component(base "${CMAKE_BINARY_DIR}" REALPATH)
+while(NOT base STREQUAL "/")
+  string(FIND "${core_real}/" "${base}/" at)
+  if(at EQUAL 0)
+    break()
+  endif()
+  get_filename_component(base "${base}" DIRECTORY)
+endwhile()
+set(core_ccache_env CCACHE_BASEDIR=${base} CCACHE_NOHASHDIR=1)
+
+# Our warning flags are not Core's business; our compiler flags (optimization, coverage) are.
+ExternalProject_Add(bitcoin_core
+  SOURCE_DIR ${BITCOIN_CORE_DIR}
+  BINARY_DIR ${core_build}
+  CMAKE_GENERATOR Ninja
+  CMAKE_ARGS
+    -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}
+    -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+    "-DCMAKE_C_FLAGS=${SUITE_CORE_C_FLAGS}"
+    "-DCMAKE_CXX_FLAGS=${SUITE_CORE_CXX_FLAGS}"
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    "-DSANITIZERS=${SUITE_CORE_SANITIZERS}"
+    -DBUILD_KERNEL_LIB=ON -DBUILD_SHARED_LIBS=OFF -DBUILD_KERNEL_TEST=OFF
+    -DBUILD_BITCOIN_BIN=OFF -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TESTS=OFF -DBUILD_TX=OFF
+    -DBUILD_UTIL=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_BENCH=OFF -DBUILD_FUZZ_BINARY=OFF -DBUILD_GUI=OFF
+    -DBUILD_UTIL_CHAINSTATE=OFF -DENABLE_WALLET=OFF -DENABLE_IPC=OFF -DENABLE_EXTERNAL_SIGNER=OFF
+    -DWITH_ZMQ=OFF -DWITH_CCACHE=ON -DINSTALL_MAN=OFF
+  BUILD_COMMAND ${CMAKE_COMMAND} -E env ${core_ccache_env} ${CMAKE_COMMAND} --build ${core_build} --target bitcoinkernel secp256k1
+  BUILD_ALWAYS TRUE
+  BUILD_BYPRODUCTS ${core_kernel} ${core_secp}
+  INSTALL_COMMAND ""
+  USES_TERMINAL_BUILD TRUE
+)
+
+# Core's headers as system headers: our warning flags are for our code. Core includes its own headers
+# with <...>, which never reach our -iquote directories.
+add_library(bitcoin_core_kernel INTERFACE)
+add_dependencies(bitcoin_core_kernel bitcoin_core)
+target_include_directories(bitcoin_core_kernel SYSTEM INTERFACE
+  ${BITCOIN_CORE_DIR}/src ${core_build}/src ${BITCOIN_CORE_DIR}/src/leveldb/include)
+target_link_libraries(bitcoin_core_kernel INTERFACE ${core_kernel} ${core_secp} Threads::Threads)
