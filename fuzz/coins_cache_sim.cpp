@@ -8,7 +8,7 @@
 
 namespace {
 
-// Enough to build all four levels and cycle entries through every flag state (every bug class in SPEC §1
+// Enough to build all four levels and cycle entries through every flag state (every bug class in docs/semantics.md §1
 // needs fewer than ten steps); longer inputs only slow the fuzzer down, as each step checks every level.
 constexpr int kMaxSteps = 64;
 

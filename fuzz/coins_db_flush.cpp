@@ -11,7 +11,7 @@
 
 namespace {
 
-// Every state of SPEC §2 (flushes of up to 64 entries, cut anywhere, re-runs) is within this many steps.
+// Every state of docs/semantics.md §2 (flushes of up to 64 entries, cut anywhere, re-runs) is within this many steps.
 constexpr int kMaxSteps = 32;
 // Opening LevelDB costs about as much as the rest of an input, and a cut flush opens it once or twice, a
 // reopen once: one of each per input covers the crash logic, and more only multiplied the cost (exec/s

@@ -1,5 +1,5 @@
 // The reference for the coins cache: a stack of levels, each a map outpoint → {absent | spent | unspent
-// coin} with the DIRTY/FRESH bits SPEC §1 defines, written as plainly as possible — no linked list, no
+// coin} with the DIRTY/FRESH bits docs/semantics.md §1 defines, written as plainly as possible — no linked list, no
 // incremental usage — plus the order in which entries first became DIRTY. Outpoints are keys into the
 // tester's table (0..kKeys-1), so a level is a flat array rather than a tree of 32-byte txids. Lookups fall
 // through the levels to the base; flush copies DIRTY entries down and empties the level; sync does the
@@ -77,7 +77,7 @@ class CoinsStackModel {
 
   const ModelEntry* Find(int level, Key k) const;
   size_t Size(int level) const { return levels_[level].size; }
-  // The cache's memory usage as SPEC §1 defines it: per entry, the map node overhead plus the script's heap
+  // The cache's memory usage as docs/semantics.md §1 defines it: per entry, the map node overhead plus the script's heap
   // bytes. A script copied into an entry gets an exact heap block (none up to the 36-byte inline size);
   // copy-assigning over an entry reuses its block when large enough (prevector's assign); a spent coin
   // owns none.

@@ -1,4 +1,4 @@
-// FileModel: the reference for the file I/O subject (SPEC §3): the file as the bytes on disk, in memory,
+// FileModel: the reference for the file I/O subject (docs/semantics.md §3): the file as the bytes on disk, in memory,
 // with bytewise XOR (obfuscation_ref.h) and no buffering. It sees only logical operations: write these
 // bytes at this offset, read n bytes at this offset.
 //

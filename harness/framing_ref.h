@@ -1,4 +1,4 @@
-// Reference block/undo framing (SPEC §3): records encoded and parsed the plain way, over a file held as a
+// Reference block/undo framing (docs/semantics.md §3): records encoded and parsed the plain way, over a file held as a
 // byte array of plaintext. The checksum hashes one concatenated buffer with OpenSSL's one-shot SHA256(),
 // independently of the subject's incremental EVP digest.
 #pragma once

@@ -1,4 +1,4 @@
-// Reference XOR obfuscation: the byte-by-byte loop of SPEC §3, with no word tricks to get wrong.
+// Reference XOR obfuscation: the byte-by-byte loop of docs/semantics.md §3, with no word tricks to get wrong.
 #pragma once
 
 #include <array>

@@ -1,7 +1,7 @@
 // PrevectorTester: applies one operation at a time to two prevector<N, T> objects and to two std::vector<T>
 // references, then checks they agree.
 //
-// Modelled: contents, the capacity policy of SPEC §5 (exact capacity after every operation), inline/heap
+// Modelled: contents, the capacity policy of docs/semantics.md §5 (exact capacity after every operation), inline/heap
 // state (also from where data() points), allocated_memory(), ==, the size-first operator<, serialized bytes,
 // self-aliasing inserts and assigns, copies, moves and swaps between the two objects.
 // Not modelled: allocation failure and the length_error past kMaxSize (sizes here stay below kMaxLen).

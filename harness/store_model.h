@@ -2,7 +2,7 @@
 // every flush is one atomic batch, the same encoding written out independently of src/store/encoding.cpp,
 // and the states a flush cut short may legally leave behind.
 //
-// Modelled: the keys and plaintext values of SPEC §2 (coins, 'B', 'H'); a flush as an ordered list of
+// Modelled: the keys and plaintext values of docs/semantics.md §2 (coins, 'B', 'H'); a flush as an ordered list of
 // writes and erases; the mid-flush states (old state, 'B' erased, 'H' = [new, old], any prefix of the
 // writes in cursor order); where a flush with batch limit S splits, from LevelDB's documented WriteBatch
 // record format (12-byte header; per put a tag, varint lengths, key and value; per delete a tag, a varint

@@ -178,7 +178,7 @@ bool StoreTester::Apply(StoreStep step) {
         CloseStore();
         const seam::Obfuscation::KeyBytes requested = RequestedKey(step.block);
         OpenStore(requested);
-        // SPEC §2: a key is created only for a new, empty database; an existing key is kept.
+        // docs/semantics.md §2: a key is created only for a new, empty database; an existing key is kept.
         if (IsZero(key_) && reference_.empty()) key_ = requested;
         cache_ = std::make_unique<seam::CoinsViewCache>(store_.get());
         model_.Pop();

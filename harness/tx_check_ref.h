@@ -1,4 +1,4 @@
-// Reference transaction and block checks (SPEC §4): the simplest correct versions of the subject's
+// Reference transaction and block checks (docs/semantics.md §4): the simplest correct versions of the subject's
 // src/tx/check.h, to compare verdicts and reasons with.
 //
 // Modelled: every rule of CheckTransaction and CheckBlock in order, reasons as plain strings; duplicates by

@@ -62,7 +62,7 @@ struct TxSpec {
   static constexpr size_t kMaxPicks = 8;
   static constexpr size_t kMaxEdits = 16;
   static constexpr size_t kMaxOutputs = 4;
-  // Value and scriptSig length tables (see tx_spec.cpp): the boundaries of every rule of SPEC §4.
+  // Value and scriptSig length tables (see tx_spec.cpp): the boundaries of every rule of docs/semantics.md §4.
   static constexpr size_t kValueCount = 16;
   static constexpr size_t kScriptSigCount = 9;
 

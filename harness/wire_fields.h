@@ -1,4 +1,4 @@
-// The reference wire format (SPEC §4), written one field at a time to any sink with
+// The reference wire format (docs/semantics.md §4), written one field at a time to any sink with
 // `void Put(const uint8_t* data, size_t n)`. The reference serializer (tx_check_ref.cpp) puts the fields into
 // a byte counter or a buffer; the block I/O benchmark (bench/) puts each one straight into a file, as a
 // node without a write buffer does. Plain loops, independent of the subject's src/serialize.h.

@@ -1,4 +1,4 @@
-// 64-bit XOR obfuscation keyed by absolute position. Semantics: ../shared/SPEC.md §3.
+// 64-bit XOR obfuscation keyed by absolute position. Semantics: docs/semantics.md §3.
 //
 // Output byte j = input byte j XOR key[(offset + j) mod 8], where `offset` is the absolute position of the
 // first byte in its file (or value). An all-zero key means obfuscation is off. The 8-byte key is held as

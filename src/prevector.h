@@ -1,5 +1,5 @@
 // prevector<N, T>: a vector of trivially copyable T that keeps up to N elements inline and more on the heap.
-// Semantics: ../shared/SPEC.md §5. Scripts use N = 36 (34-byte P2WSH/P2TR and 35-byte P2PK scripts stay
+// Semantics: docs/semantics.md §5. Scripts use N = 36 (34-byte P2WSH/P2TR and 35-byte P2PK scripts stay
 // inline, sizeof == 40); N = 28 is the value before the change and the comparison point.
 //
 // Representation: `size_` <= N means inline and is the element count; otherwise the elements live on the

@@ -1,4 +1,4 @@
-// Coins cache: the truth tables of SPEC §1 for access, spend, add and batch write over parent × child
+// Coins cache: the truth tables of docs/semantics.md §1 for access, spend, add and batch write over parent × child
 // states, written out row by row from the spec; dirty-list behaviour; flush against sync; exceptions that
 // must leave accounting untouched; and a random simulation against CoinsStackModel with a printed,
 // settable seed.
@@ -410,7 +410,7 @@ BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
   }
 }
 
-// A FRESH spent entry is illegal in a sane cache, but BatchWrite still treats it as SPEC §1 says: nothing
+// A FRESH spent entry is illegal in a sane cache, but BatchWrite still treats it as docs/semantics.md §1 says: nothing
 // reaches the parent.
 BOOST_AUTO_TEST_CASE(batch_write_skips_fresh_spent) {
   Stack s(kAbsent, kAbsent);

@@ -1,4 +1,4 @@
-// File I/O and block/undo framing (SPEC §3): known-answer files worked out by hand, record round trips
+// File I/O and block/undo framing (docs/semantics.md §3): known-answer files worked out by hand, record round trips
 // with a printed, settable seed, the writer's one write call per full buffer, the reader at end of file
 // and in step after read-ahead, unknown positions, fault injection (a full disk, a file-size limit, short
 // reads), framing errors, and seeded random runs of the FileIoTester and FramingCase properties.

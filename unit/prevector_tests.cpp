@@ -1,4 +1,4 @@
-// prevector: the capacity policy and layout facts of SPEC §5 checked directly, exhaustive sweeps of sizes
+// prevector: the capacity policy and layout facts of docs/semantics.md §5 checked directly, exhaustive sweeps of sizes
 // 0..2N+3 and positions 0..len across the inline boundary (through PrevectorTester, which checks every
 // operation against std::vector and the policy), and random sequences with a printed, settable seed.
 #include <boost/mpl/list.hpp>

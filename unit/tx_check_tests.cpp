@@ -1,4 +1,4 @@
-// Transaction and block checks (SPEC §4): every reject reason and their precedence; the duplicate/null
+// Transaction and block checks (docs/semantics.md §4): every reject reason and their precedence; the duplicate/null
 // precedence table; every transaction of up to 4 inputs from a pool with the null prevout and zero-hash
 // outpoints, subject against reference; double spends inside a block; randomized transactions and blocks
 // with a printed, settable seed; the wire format's known answers, round trips and parse errors.
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(every_reject_reason) {
   BOOST_TEST(Reason(static_cast<seam::Reject>(200)) == std::string("unknown"));
 }
 
-// Rules apply in SPEC order: each row breaks two rules and expects the earlier one.
+// Rules apply in the order of docs/semantics.md §4: each row breaks two rules and expects the earlier one.
 BOOST_AUTO_TEST_CASE(rule_order) {
   BOOST_TEST(Checked(MakeTx({{kA, 0}, {kA, 0}}, {})) == "bad-txns-vout-empty");
   BOOST_TEST(Checked(MakeTx({{kA, 0}, {kA, 0}}, {-5})) == "bad-txns-vout-negative");

@@ -1,6 +1,6 @@
 // CoinsViewCache: a cache of coins over a parent view, with an intrusive list of its DIRTY entries so that
 // a non-wiping Sync costs time proportional to the number of DIRTY entries, not the cache size.
-// Semantics: ../shared/SPEC.md §1.
+// Semantics: docs/semantics.md §1.
 //
 // Errors: misuse (overwriting an unspent coin without possible_overwrite, a FRESH entry arriving over an
 // unspent parent coin, adding a spent coin) throws std::logic_error before the affected entry or the

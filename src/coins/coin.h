@@ -1,5 +1,5 @@
 // A coin: an unspent transaction output with the height and coinbase flag of its transaction.
-// Semantics: ../shared/SPEC.md §1.
+// Semantics: docs/semantics.md §1.
 #pragma once
 
 #include <cstdint>

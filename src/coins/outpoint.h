@@ -1,4 +1,4 @@
-// Outpoints and 256-bit hashes for the coins cache. Semantics: ../shared/SPEC.md §1.
+// Outpoints and 256-bit hashes for the coins cache. Semantics: docs/semantics.md §1.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // The view interface (a base store or a cache), cache entries with their DIRTY/FRESH flags and dirty-list
 // links, and the cursor through which a cache hands its DIRTY entries to its parent.
-// Semantics: ../shared/SPEC.md §1.
+// Semantics: docs/semantics.md §1.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Buffered writing and reading on top of AutoFile (SPEC §3; after Bitcoin Core's BufferedWriter and
+// Buffered writing and reading on top of AutoFile (docs/semantics.md §3; after Bitcoin Core's BufferedWriter and
 // BufferedReader). Both leave obfuscation to the file, which keys it by absolute offset, so the bytes on
 // disk equal those of unbuffered AutoFile calls whatever the buffer size.
 #pragma once

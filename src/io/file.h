@@ -1,5 +1,5 @@
 // AutoFile: an owned stdio FILE* that knows its absolute position, so data can be XOR-obfuscated by file
-// offset as it is read and written (SPEC §3; after Bitcoin Core's AutoFile).
+// offset as it is read and written (docs/semantics.md §3; after Bitcoin Core's AutoFile).
 //
 // Position: ftell's answer when the file is wrapped, then kept up to date by every read, write, ignore and
 // seek; unknown when ftell fails (a pipe). Obfuscated I/O needs the position and throws when it is unknown;

@@ -1,4 +1,4 @@
-// Block and undo records as Bitcoin Core lays them out in blk*.dat and rev*.dat (SPEC §3):
+// Block and undo records as Bitcoin Core lays them out in blk*.dat and rev*.dat (docs/semantics.md §3):
 //   block record: [4-byte magic][4-byte little-endian payload size][payload]
 //   undo record:  [4-byte magic][4-byte little-endian payload size][payload][32-byte checksum]
 // where checksum = SHA256(SHA256(previous block hash || payload)), binding the undo data to its block.

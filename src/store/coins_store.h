@@ -1,5 +1,5 @@
 // CoinsStore: the UTXO set on the system LevelDB, the base view under the coins caches. Semantics:
-// ../shared/SPEC.md §2.
+// docs/semantics.md §2.
 //
 // A flush (BatchWrite) is split into batches of about `batch_size` bytes (Bitcoin Core's -dbbatchsize). The
 // first batch erases the best block 'B' and records the head blocks 'H' = [new, old]; each DIRTY entry is

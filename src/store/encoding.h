@@ -1,6 +1,6 @@
 // The coins store's on-disk encoding: Bitcoin Core's VARINT, amount compression, script compression and
-// the coin record. Semantics: ../shared/SPEC.md §2 (key 'C' + txid + varint(index) → varint(height·2 +
-// coinbase) + compressed amount + script). Where SPEC is silent this follows Bitcoin Core's chainstate
+// the coin record. Semantics: docs/semantics.md §2 (key 'C' + txid + varint(index) → varint(height·2 +
+// coinbase) + compressed amount + script). Where it is silent this follows Bitcoin Core's chainstate
 // format, so the records are the ones a node writes (see CompressScript for the one difference).
 //
 // Decoding never trusts its input: every read is bounds-checked, and a malformed record throws

@@ -1,5 +1,5 @@
 // Context-free transaction and block checks with the specialised duplicate-input check.
-// Semantics: ../shared/SPEC.md §4.
+// Semantics: docs/semantics.md §4.
 //
 // CheckTransaction applies, in this order, each rule with its reject reason: empty vin; empty vout;
 // oversize (serialization without witness × 4 > 4,000,000); per output in order: negative value, value

@@ -1,5 +1,5 @@
 // Transactions and blocks in Bitcoin's wire format (BIP144 extended format included): parse and serialize.
-// Semantics: ../shared/SPEC.md §4.
+// Semantics: docs/semantics.md §4.
 //
 // Transaction: int32 version; when witness data is present, marker 0x00 and flag 0x01; vin (CompactSize
 // count; each input: 32-byte hash, uint32 index, CompactSize-length scriptSig, uint32 sequence); vout (int64
@@ -29,7 +29,7 @@ namespace embedded {
 using WitnessStack = std::vector<std::vector<uint8_t>>;
 
 // The coinbase input's prevout index: a null prevout is the zero hash with this index, never the zero hash
-// alone (SPEC §4).
+// alone (docs/semantics.md §4).
 constexpr uint32_t kNullIndex = 0xffffffff;
 // The extended (BIP144) format: after the version, a marker that a reader without witness support takes
 // for an empty vin, then a flag whose bit 0 says that witnesses follow the outputs.
