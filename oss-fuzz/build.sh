@@ -6,6 +6,12 @@
 # every target of fuzz/CMakeLists.txt: the binary <target>, <target>_seed_corpus.zip (corpus/<target>/),
 # <target>.dict and <target>.options (printed by the binary: fuzz --dict=, --options=).
 #
+# Bitcoin Core: when a Bitcoin Core source tree is in the build environment ($BITCOIN_CORE_DIR, else
+# $SRC/bitcoin, where a Bitcoin Core fork's ClusterFuzzLite checkout is), the same targets are also built
+# against Core's own classes and installed as core_<target>, with the same seeds, dictionary and options.
+# Core's kernel library is compiled by Core's CMake with the builder's compiler and flags, so the engine's
+# coverage feedback and the sanitizers reach Core's code. Needs ccache and Boost headers in the image.
+#
 # LevelDB: built from $SRC/leveldb (the Dockerfile clones 1.23 there) with the same compiler and flags, as
 # OSS-Fuzz requires of every C++ dependency (libc++, sanitizers); without that directory the system's
 # LevelDB is used (tools/oss-fuzz-check, which emulates the environment on a Debian machine).
@@ -53,23 +59,50 @@ cmake -S "$project" -B "$WORK/build" -G Ninja \
   "${cmake_args[@]}"
 cmake --build "$WORK/build"
 
+core_dir=${BITCOIN_CORE_DIR:-}
+if [[ -z $core_dir && -f $SRC/bitcoin/src/coins.h ]]; then
+  core_dir=$SRC/bitcoin
+fi
+if [[ -n $core_dir ]]; then
+  echo "build.sh: also building the targets against Bitcoin Core at $core_dir"
+  cmake -S "$project" -B "$WORK/build-core" -G Ninja \
+    -DSUITE_SUBJECT=core -DBITCOIN_CORE_DIR="$core_dir" \
+    -DSUITE_CORE_C_FLAGS="$CFLAGS" -DSUITE_CORE_CXX_FLAGS="$CXXFLAGS" \
+    -DLIB_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
+    -DSUITE_UNIT_TESTS=OFF -DSUITE_PER_TARGET_BINARIES=ON -DBUILD_TESTING=OFF -DSUITE_WERROR=OFF \
+    -DOPENSSL_USE_STATIC_LIBS=TRUE \
+    "${cmake_args[@]}"
+  cmake --build "$WORK/build-core"
+fi
+
 # Runs a freshly built binary for its informational flags only: no leak check (LeakSanitizer cannot stop
 # the world in an unprivileged build container) and no profile file from a coverage build.
 info() {
   ASAN_OPTIONS=detect_leaks=0 LLVM_PROFILE_FILE=/dev/null "$@"
 }
-targets=$(info "$WORK/build/fuzz/fuzz" --list)
-if [[ -z $targets ]]; then
-  echo "build.sh: $WORK/build/fuzz/fuzz --list printed no targets" >&2
-  exit 1
-fi
+# install BUILD_DIR PREFIX: every target of that build into $OUT as PREFIX<target>, with its seeds (from
+# corpus/<target>/), dictionary and options.
+install() {
+  local build=$1 prefix=$2 targets target binary name
+  targets=$(info "$build/fuzz/fuzz" --list)
+  if [[ -z $targets ]]; then
+    echo "build.sh: $build/fuzz/fuzz --list printed no targets" >&2
+    exit 1
+  fi
+  for target in $targets; do
+    binary=$build/fuzz/targets/$target
+    name=$prefix$target
+    cp "$binary" "$OUT/$name"
+    rm -f "$OUT/${name}_seed_corpus.zip"
+    zip -q -j "$OUT/${name}_seed_corpus.zip" corpus/"$target"/*
+    info "$binary" --dict="$target" > "$OUT/$name.dict"
+    # The options name the dictionary by the target's own name.
+    info "$binary" --options="$target" | sed "s/^dict = $target.dict\$/dict = $name.dict/" > "$OUT/$name.options"
+  done
+  echo "build.sh: $(wc -w <<< "$targets") targets in $OUT${prefix:+ (as $prefix<target>)}"
+}
 mkdir -p "$OUT"
-for target in $targets; do
-  binary=$WORK/build/fuzz/targets/$target
-  cp "$binary" "$OUT/$target"
-  rm -f "$OUT/${target}_seed_corpus.zip"
-  zip -q -j "$OUT/${target}_seed_corpus.zip" corpus/"$target"/*
-  info "$binary" --dict="$target" > "$OUT/$target.dict"
-  info "$binary" --options="$target" > "$OUT/$target.options"
-done
-echo "build.sh: $(wc -w <<< "$targets") targets in $OUT"
+install "$WORK/build" ""
+if [[ -n $core_dir ]]; then
+  install "$WORK/build-core" core_
+fi
