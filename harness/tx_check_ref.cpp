@@ -106,7 +106,38 @@ std::string_view CheckTransactionRef(const Transaction& tx) {
   return "";
 }
 
-BlockVerdictRef CheckBlockRef(const Block& block) {
+size_t LegacySigOpsRef(std::span<const uint8_t> script) {
+  constexpr uint8_t kPushData1 = 0x4c, kPushData2 = 0x4d, kPushData4 = 0x4e;
+  constexpr uint8_t kCheckSig = 0xac, kCheckSigVerify = 0xad, kCheckMultiSig = 0xae, kCheckMultiSigVerify = 0xaf;
+  constexpr size_t kMultiSigOps = 20;  // the most keys a legacy multisig may name, counted without looking
+  size_t count = 0;
+  size_t pos = 0;
+  while (pos < script.size()) {
+    const uint8_t op = script[pos++];
+    if (op <= kPushData4) {
+      size_t length = op;
+      size_t width = 0;  // bytes of the length field
+      if (op == kPushData1) width = 1;
+      if (op == kPushData2) width = 2;
+      if (op == kPushData4) width = 4;
+      if (width > 0) {
+        if (script.size() - pos < width) break;
+        length = 0;
+        for (size_t i = 0; i < width; ++i) length |= size_t{script[pos + i]} << (8 * i);
+        pos += width;
+      }
+      if (script.size() - pos < length) break;
+      pos += length;
+    } else if (op == kCheckSig || op == kCheckSigVerify) {
+      count += 1;
+    } else if (op == kCheckMultiSig || op == kCheckMultiSigVerify) {
+      count += kMultiSigOps;
+    }
+  }
+  return count;
+}
+
+BlockVerdictRef CheckBlockRef(const Block& block, bool sigops_limit) {
   if (block.vtx.empty() || SerializedSizeRef(block, false) * 4 > 4'000'000) return {"bad-blk-length"};
   if (!IsCoinBaseRef(block.vtx[0])) return {"bad-cb-missing", 0};
   for (size_t i = 1; i < block.vtx.size(); ++i) {
@@ -115,6 +146,14 @@ BlockVerdictRef CheckBlockRef(const Block& block) {
   for (size_t i = 0; i < block.vtx.size(); ++i) {
     const std::string_view reason = CheckTransactionRef(block.vtx[i]);
     if (!reason.empty()) return {reason, i};
+  }
+  if (sigops_limit) {
+    size_t sigops = 0;
+    for (const Transaction& tx : block.vtx) {
+      for (const TxIn& txin : tx.vin) sigops += LegacySigOpsRef(txin.script_sig);
+      for (const TxOut& txout : tx.vout) sigops += LegacySigOpsRef(txout.script_pubkey);
+    }
+    if (sigops * 4 > 80'000) return {"bad-blk-sigops"};
   }
   std::set<OutPoint, OutPointLess> spent;
   for (size_t i = 1; i < block.vtx.size(); ++i) {

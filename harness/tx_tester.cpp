@@ -86,6 +86,13 @@ void CheckAgainstReference(const Transaction& tx, std::span<const uint8_t> bytes
   const std::vector<uint8_t> ref_bytes = SerializeTransactionRef(tx, true);
   HARNESS_CHECK(Equal(bytes, ref_bytes), "serialization\n    subject:   ", HexStr(bytes, kMaxShownBytes), "\n    reference: ",
                 HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
+  if constexpr (seam::kSubjectCodec) {
+    std::vector<uint8_t> subject_bytes;
+    seam::SerializeTransactionSubject(subject_bytes, tx);
+    HARNESS_CHECK(subject_bytes == ref_bytes, "the subject's own serialization\n    subject:   ",
+                  HexStr(subject_bytes, kMaxShownBytes), "\n    reference: ", HexStr(ref_bytes, kMaxShownBytes), "\n    ",
+                  RenderTx(tx));
+  }
   if (!tx.HasWitness()) return;
   std::vector<uint8_t> stripped;
   SerializeTransaction(stripped, tx, false);
@@ -107,11 +114,32 @@ void CheckTx(const Transaction& tx) {
                 "\n    bytes: ", HexStr(bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
   HARNESS_CHECK(back == tx, "parsing the serialization changed the transaction\n    before: ", RenderTx(tx),
                 "\n    after:  ", RenderTx(back));
+  if constexpr (seam::kSubjectCodec) {
+    Transaction subject_back;
+    HARNESS_CHECK(seam::ParseTransactionSubject(bytes, subject_back, &error), "the subject's parser rejects the serialization: ",
+                  error, "\n    bytes: ", HexStr(bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
+    HARNESS_CHECK(subject_back == tx, "the subject's parser changed the transaction\n    before: ", RenderTx(tx),
+                  "\n    after:  ", RenderTx(subject_back));
+  }
 }
 
 bool CheckTxBytes(std::span<const uint8_t> input) {
   Transaction tx;
-  if (!ParseTransaction(input, tx)) return false;
+  std::string error;
+  const bool parsed = ParseTransaction(input, tx, &error);
+  if constexpr (seam::kSubjectCodec) {
+    Transaction subject_tx;
+    std::string subject_error;
+    const bool subject_parsed = seam::ParseTransactionSubject(input, subject_tx, &subject_error);
+    HARNESS_CHECK(parsed == subject_parsed, "parse verdicts differ\n    ParseTransaction: ",
+                  parsed ? "accepts" : "rejects: " + error, "\n    subject's parser: ",
+                  subject_parsed ? "accepts" : "rejects: " + subject_error, "\n    input: ", HexStr(input, kMaxShownBytes));
+    if (parsed) {
+      HARNESS_CHECK(subject_tx == tx, "the parsers read different transactions\n    ParseTransaction: ", RenderTx(tx),
+                    "\n    subject's parser: ", RenderTx(subject_tx));
+    }
+  }
+  if (!parsed) return false;
   std::vector<uint8_t> bytes;
   SerializeTransaction(bytes, tx);
   HARNESS_CHECK(Equal(bytes, input), "parsed bytes serialize differently\n    input:  ", HexStr(input, kMaxShownBytes),
@@ -123,7 +151,7 @@ bool CheckTxBytes(std::span<const uint8_t> input) {
 
 void CheckBlockCase(const Block& block) {
   const seam::BlockCheck subject = seam::CheckBlock(block);
-  const BlockVerdictRef reference = CheckBlockRef(block);
+  const BlockVerdictRef reference = CheckBlockRef(block, seam::kBlockSigopsLimit);
   HARNESS_CHECK(Reason(subject.reject) == reference.reason && subject.tx == reference.tx,
                 "CheckBlock\n    subject:   '", Reason(subject.reject), "' at tx ", RenderTxIndex(subject.tx),
                 "\n    reference: '", reference.reason, "' at tx ", RenderTxIndex(reference.tx), "\n    ",

@@ -7,8 +7,11 @@
 // it: see RoundTrips). For a byte string: if ParseTransaction accepts it, serializing the result gives back
 // exactly those bytes, and the transaction passes every check above. Together the two round trips pin the
 // parser down: it accepts every serialization, and nothing else.
-// For a block: CheckBlock's reason and transaction index equal CheckBlockRef's; serialization, sizes and
-// the round trip as for a transaction.
+// When the subject brings its own codec (seam::kSubjectCodec: Bitcoin Core's), also: its serialization
+// equals the reference serializer's, it parses every serialization back to the same transaction, and on any
+// byte string it accepts exactly what ParseTransaction accepts, with the same fields.
+// For a block: CheckBlock's reason and transaction index equal CheckBlockRef's (with Core's legacy sigop
+// limit when seam::kBlockSigopsLimit); serialization, sizes and the round trip as for a transaction.
 // Not modelled: which error a rejected byte string gets (the unit tests pin those); rejecting an input is
 // not a failure.
 #pragma once
@@ -31,8 +34,8 @@ std::string RenderBlock(const Block& block);
 
 // Every check on one transaction; a failure HARNESS_CHECKs with the transaction rendered.
 void CheckTx(const Transaction& tx);
-// Parses `bytes` as a whole transaction: false (nothing checked) when they do not parse; otherwise the
-// byte-identical round trip, then CheckTx.
+// Parses `bytes` as a whole transaction: false (nothing checked but the subject parser's agreement) when
+// they do not parse; otherwise the byte-identical round trip, then CheckTx.
 bool CheckTxBytes(std::span<const uint8_t> bytes);
 void CheckBlockCase(const Block& block);
 

@@ -87,8 +87,10 @@ std::vector<uint8_t> Serialized(const Transaction& tx) {
   return out;
 }
 
-// The parse error of `bytes`, or "parsed" when they parse.
+// The parse error of `bytes`, or "parsed" when they parse. CheckTxBytes first: the round trip, and the
+// subject's own parser's agreement when it has one (seam::kSubjectCodec).
 std::string ParseError(const std::vector<uint8_t>& bytes) {
+  harness::CheckTxBytes(bytes);
   Transaction tx;
   std::string error;
   return ParseTransaction(bytes, tx, &error) ? "parsed" : error;
@@ -128,6 +130,8 @@ BOOST_AUTO_TEST_CASE(every_reject_reason) {
   BOOST_TEST(Checked(MakeTx({{kA, 0}, kNull})) == "bad-txns-prevout-null");
   BOOST_TEST(Checked(MakeCoinbase(1)) == "bad-cb-length");
   BOOST_TEST(Reason(static_cast<seam::Reject>(200)) == std::string("unknown"));
+  BOOST_TEST(Reason(static_cast<seam::Reject>(seam::kRejectCount)) == std::string("unknown"));
+  BOOST_TEST(Reason(seam::Reject::kBlkSigops) == std::string("bad-blk-sigops"));  // Core's block rule only
 }
 
 // Rules apply in the order of docs/semantics.md §4: each row breaks two rules and expects the earlier one.
@@ -244,6 +248,9 @@ BOOST_AUTO_TEST_CASE(block_reasons) {
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), spend, MakeTx({{kB, 0}}, {-1}), MakeTx({}, {1})})) ==
              "bad-txns-vout-negative@2");
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(1), spend})) == "bad-cb-length@0");
+  // Two identical failing transactions (one txid): the first is named.
+  BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({{kB, 0}}, {-1}), MakeTx({{kB, 0}}, {-1})})) ==
+             "bad-txns-vout-negative@1");
   // The block limit counts the serialization without witness, header included.
   Block big = MakeBlock({MakeCoinbase(), spend});
   GrowTo(big.vtx[1], 1000000 - (SerializedSize(big, false) - SerializedSize(big.vtx[1], false)));
@@ -271,6 +278,51 @@ BOOST_AUTO_TEST_CASE(double_spend_block) {
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({x}), MakeTx({{kB, 0}, {kB, 0}})})) ==
              "bad-txns-inputs-duplicate@3");
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({{kA, 1}})})) == "@none");
+}
+
+// Bitcoin Core's CheckBlock limits the legacy signature operations of a block to 20,000 (seam::
+// kBlockSigopsLimit): OP_CHECKSIG[VERIFY] count 1, OP_CHECKMULTISIG[VERIFY] 20, in every scriptSig and
+// output script, pushed bytes not at all. The rule comes after the per-transaction rules and before the
+// double-spend rule. The embedded CheckBlock has no such rule: there every row is decided without it.
+BOOST_AUTO_TEST_CASE(block_sigops_limit) {
+  const std::string over = seam::kBlockSigopsLimit ? "bad-blk-sigops@none" : "@none";
+  Transaction at_limit = MakeTx({{kA, 0}});
+  at_limit.vout[0].script_pubkey = Script(500, 0xae);               // 10,000
+  at_limit.vout[0].script_pubkey.insert(at_limit.vout[0].script_pubkey.end(), 500, 0xaf);  // 10,000 more
+  BOOST_TEST(harness::LegacySigOpsRef(at_limit.vout[0].script_pubkey) == 20000u);
+  const Transaction coinbase = MakeCoinbase();
+  Transaction signing_coinbase = MakeCoinbase();
+  signing_coinbase.vin[0].script_sig[0] = 0xac;  // one more, in the coinbase's scriptSig
+  BOOST_TEST(BlockVerdict(MakeBlock({coinbase, at_limit})) == "@none");
+  BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, at_limit})) == over);
+  Transaction verify = MakeTx({{kB, 0}});
+  verify.vin[0].script_sig = Script(1, 0xad);  // OP_CHECKSIGVERIFY in another transaction's scriptSig
+  BOOST_TEST(BlockVerdict(MakeBlock({coinbase, at_limit, verify})) == over);
+  BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, at_limit, MakeTx({{kB, 0}}, {-1})})) == "bad-txns-vout-negative@2");
+  BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, at_limit, MakeTx({{kA, 0}})})) ==
+             (seam::kBlockSigopsLimit ? over : "bad-txns-inputs-missingorspent@2"));
+
+  // Pushed bytes are data: the same operations behind OP_PUSHDATA2 count nothing, behind a direct push
+  // of 75 bytes (0x4b) neither; a push that runs past the end stops the count, so what follows it is
+  // data too.
+  Transaction pushed = at_limit;
+  Script& script = pushed.vout[0].script_pubkey;
+  const uint8_t pushdata2[] = {0x4d, 0xe8, 0x03};  // 1,000 bytes
+  script.insert(script.begin(), std::begin(pushdata2), std::end(pushdata2));
+  BOOST_TEST(harness::LegacySigOpsRef(script) == 0u);
+  BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, pushed})) == "@none");
+  script.erase(script.begin(), script.begin() + 3);
+  script.insert(script.begin(), 0x4b);  // covers 75 OP_CHECKMULTISIG: 925 × 20 remain
+  BOOST_TEST(harness::LegacySigOpsRef(script) == 18500u);
+  script.insert(script.end(), 75, 0xae);  // 20,000 again, plus the coinbase's one
+  BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, pushed})) == over);
+  const uint8_t cut_push[] = {0xac, 0x4e, 0xff, 0xff, 0x00, 0x00, 0xac};  // PUSHDATA4 of 65,535 bytes, 1 there
+  BOOST_TEST(harness::LegacySigOpsRef(cut_push) == 1u);
+  const uint8_t cut_length[] = {0xac, 0xac, 0x4d, 0x01};  // PUSHDATA2 with one byte of its length
+  BOOST_TEST(harness::LegacySigOpsRef(cut_length) == 2u);
+  Transaction cut = at_limit;
+  cut.vout[0].script_pubkey.insert(cut.vout[0].script_pubkey.begin(), std::begin(cut_push), std::end(cut_push));
+  BOOST_TEST(BlockVerdict(MakeBlock({coinbase, cut})) == "@none");  // 1: the 20,000 are pushed data
 }
 
 // Coinbase plus two transactions of one or two inputs each over five outpoints: 900 blocks, subject

@@ -8,7 +8,9 @@
 //   tx <n> (<bytes> bytes, <inputs> in, <outputs> out): subject=<verdict> reference=<verdict>
 // where a verdict is "valid" or the reject reason; a disagreement ends the line with "  <- DISAGREE".
 // Malformed hex or bytes that do not parse as one whole transaction are reported on stderr with the
-// transaction's number and the parser's message, and the remaining inputs are still checked.
+// transaction's number and the parser's message, and the remaining inputs are still checked. When the
+// subject brings its own parser (seam::kSubjectCodec: Bitcoin Core's), it must accept exactly the byte
+// strings the suite's parser accepts and read the same fields; otherwise that is a disagreement too.
 // Exit status: 0 when every transaction parsed and both implementations agreed on all; 1 when they
 // disagreed on any (this wins over input errors); 2 for malformed input or a usage error.
 #include <cstdio>
@@ -64,12 +66,34 @@ std::optional<std::vector<uint8_t>> DecodeHex(const std::string& hex, std::strin
 
 std::string Verdict(std::string_view reason) { return reason.empty() ? "valid" : std::string(reason); }
 
+// How the subject's own parser disagrees with ParseTransaction on `bytes` (which gave `parsed`, and `tx`
+// when parsed); "" when it agrees or the subject has no parser of its own.
+std::string ParserDisagreement(const std::vector<uint8_t>& bytes, bool parsed, const Transaction& tx) {
+  if constexpr (!seam::kSubjectCodec) return "";
+  Transaction subject_tx;
+  std::string error;
+  const bool subject_parsed = seam::ParseTransactionSubject(bytes, subject_tx, &error);
+  if (subject_parsed != parsed) {
+    return subject_parsed ? "the subject's parser accepts what ParseTransaction rejects"
+                          : "the subject's parser rejects what ParseTransaction accepts: " + error;
+  }
+  if (parsed && !(subject_tx == tx)) return "the subject's parser reads different fields than ParseTransaction";
+  return "";
+}
+
 // Checks one transaction; returns 0, kDisagree or kBadInput.
 int CheckOne(size_t number, const std::string& hex) {
   std::string error;
   const std::optional<std::vector<uint8_t>> bytes = DecodeHex(hex, error);
   Transaction tx;
-  if (bytes && !ParseTransaction(*bytes, tx, &error)) error = "does not parse as a transaction: " + error;
+  const bool parsed = bytes && ParseTransaction(*bytes, tx, &error);
+  if (bytes && !parsed) error = "does not parse as a transaction: " + error;
+  if (bytes) {
+    if (const std::string disagreement = ParserDisagreement(*bytes, parsed, tx); !disagreement.empty()) {
+      std::cout << "tx " << number << " (" << bytes->size() << " bytes): " << disagreement << "  <- DISAGREE\n";
+      return kDisagree;
+    }
+  }
   if (!error.empty()) {
     std::cerr << "txcheck: tx " << number << ": " << error << "\n";
     return kBadInput;

@@ -1,0 +1,217 @@
+#include "core/tx_check.h"
+
+#include <algorithm>
+#include <ios>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <coins.h>
+#include <consensus/amount.h>
+#include <consensus/tx_check.h>
+#include <consensus/tx_verify.h>
+#include <consensus/validation.h>
+#include <kernel/chainparams.h>
+#include <primitives/block.h>
+#include <primitives/transaction.h>
+#include <script/script.h>
+#include <serialize.h>
+#include <streams.h>
+#include <uint256.h>
+#include <validation.h>
+
+namespace core_adapter {
+namespace {
+
+uint256 ToCore(const embedded::Hash256& h) { return uint256(std::span<const unsigned char>(h.bytes)); }
+
+embedded::Hash256 FromCore(const uint256& h) {
+  embedded::Hash256 out;
+  std::copy(h.begin(), h.end(), out.bytes.begin());
+  return out;
+}
+
+CScript ToCore(const embedded::Script& s) { return CScript(s.data(), s.data() + s.size()); }
+
+embedded::Script FromCore(const CScript& s) { return embedded::Script(s.data(), s.data() + s.size()); }
+
+CMutableTransaction ToCore(const embedded::Transaction& tx) {
+  CMutableTransaction out;
+  // Core keeps the version as uint32_t, the suite as int32_t (both serialize the same four bytes).
+  out.version = static_cast<uint32_t>(tx.version);
+  out.nLockTime = tx.locktime;
+  out.vin.reserve(tx.vin.size());
+  for (const embedded::TxIn& in : tx.vin) {
+    CTxIn& core = out.vin.emplace_back();
+    core.prevout = COutPoint(Txid::FromUint256(ToCore(in.prevout.txid)), in.prevout.n);
+    core.scriptSig = ToCore(in.script_sig);
+    core.nSequence = in.sequence;
+    core.scriptWitness.stack.assign(in.witness.begin(), in.witness.end());
+  }
+  out.vout.reserve(tx.vout.size());
+  for (const embedded::TxOut& o : tx.vout) out.vout.emplace_back(o.value, ToCore(o.script_pubkey));
+  return out;
+}
+
+embedded::Transaction FromCore(const CMutableTransaction& tx) {
+  embedded::Transaction out;
+  out.version = static_cast<int32_t>(tx.version);
+  out.locktime = tx.nLockTime;
+  out.vin.reserve(tx.vin.size());
+  for (const CTxIn& in : tx.vin) {
+    embedded::TxIn& mine = out.vin.emplace_back();
+    mine.prevout = {FromCore(in.prevout.hash.ToUint256()), in.prevout.n};
+    mine.script_sig = FromCore(in.scriptSig);
+    mine.sequence = in.nSequence;
+    mine.witness.assign(in.scriptWitness.stack.begin(), in.scriptWitness.stack.end());
+  }
+  out.vout.reserve(tx.vout.size());
+  for (const CTxOut& o : tx.vout) out.vout.push_back({o.nValue, FromCore(o.scriptPubKey)});
+  return out;
+}
+
+CBlock ToCore(const embedded::Block& block) {
+  CBlock out;
+  out.nVersion = block.header.version;
+  out.hashPrevBlock = ToCore(block.header.prev_block);
+  out.hashMerkleRoot = ToCore(block.header.merkle_root);
+  out.nTime = block.header.time;
+  out.nBits = block.header.bits;
+  out.nNonce = block.header.nonce;
+  out.vtx.reserve(block.vtx.size());
+  for (const embedded::Transaction& tx : block.vtx) out.vtx.push_back(MakeTransactionRef(ToCore(tx)));
+  return out;
+}
+
+// Core's reject reason → the shared Reject value whose Reason() is that string.
+embedded::Reject FromReason(const std::string& reason) {
+  static const std::map<std::string, embedded::Reject, std::less<>> known = [] {
+    std::map<std::string, embedded::Reject, std::less<>> m;
+    for (uint8_t id = 1; id < embedded::kRejectCount; ++id) {
+      const auto r = static_cast<embedded::Reject>(id);
+      m.emplace(embedded::Reason(r), r);
+    }
+    return m;
+  }();
+  const auto it = known.find(reason);
+  if (it == known.end()) {
+    throw std::logic_error("Bitcoin Core rejected with '" + reason +
+                           "', a reason the seam's Reject (src/tx/reject.h) does not name");
+  }
+  return it->second;
+}
+
+// The transaction Core's CheckBlock debug message names: "Transaction check failed (tx hash <txid>) ...".
+// Identical transactions share a txid and a verdict, and Core stops at the first failing one, so the first
+// transaction with that txid is the one.
+size_t TxNamedBy(const CBlock& block, const std::string& debug) {
+  constexpr std::string_view kTag = "tx hash ";
+  const size_t at = debug.find(kTag);
+  if (at != std::string::npos) {
+    const std::string hex = debug.substr(at + kTag.size(), 64);
+    for (size_t i = 0; i < block.vtx.size(); ++i) {
+      if (block.vtx[i]->GetHash().ToString() == hex) return i;
+    }
+  }
+  throw std::logic_error("Bitcoin Core's CheckBlock debug message names no transaction of the block: '" + debug + "'");
+}
+
+size_t OffendingTx(const CBlock& block, embedded::Reject reject, const std::string& debug) {
+  switch (reject) {
+    case embedded::Reject::kBlkLength:
+    case embedded::Reject::kBlkSigops:
+      return embedded::BlockCheck::kNoTx;
+    case embedded::Reject::kCbMissing:
+      return 0;
+    case embedded::Reject::kCbMultiple:
+      for (size_t i = 1; i < block.vtx.size(); ++i) {
+        if (block.vtx[i]->IsCoinBase()) return i;
+      }
+      throw std::logic_error("Bitcoin Core's CheckBlock reported bad-cb-multiple without a second coinbase");
+    default:
+      return TxNamedBy(block, debug);
+  }
+}
+
+// ConnectBlock's input check (see CheckBlock in the header). A prevout gets its coin from the first
+// transaction that spends it: the first input of each transaction whose prevouts are all new carries the
+// transaction's output total, so an honest spend passes every value rule and only a missing or already
+// spent input fails. A prevout already present belongs to an earlier spender, so that transaction fails
+// at HaveInputs before its values are looked at.
+embedded::BlockCheck CheckSpends(const CBlock& block) {
+  CCoinsView nothing;
+  CCoinsViewCache view(&nothing, /*deterministic=*/true);
+  constexpr int kCoinHeight = 1;
+  constexpr int kSpendHeight = 2;
+  for (size_t i = 1; i < block.vtx.size(); ++i) {
+    const CTransaction& tx = *block.vtx[i];
+    CAmount value = tx.GetValueOut();
+    for (const CTxIn& in : tx.vin) {
+      if (view.HaveCoin(in.prevout)) continue;
+      view.AddCoin(in.prevout, Coin(CTxOut(value, CScript()), kCoinHeight, /*fCoinBaseIn=*/false),
+                   /*possible_overwrite=*/false);
+      value = 0;
+    }
+  }
+  for (size_t i = 1; i < block.vtx.size(); ++i) {
+    const CTransaction& tx = *block.vtx[i];
+    TxValidationState state;
+    CAmount fee = 0;
+    if (!Consensus::CheckTxInputs(tx, state, view, kSpendHeight, fee)) return {FromReason(state.GetRejectReason()), i};
+    for (const CTxIn& in : tx.vin) view.SpendCoin(in.prevout);
+  }
+  return {};
+}
+
+const Consensus::Params& ConsensusParams() {
+  static const std::unique_ptr<const CChainParams> params = CChainParams::Main();
+  return params->GetConsensus();
+}
+
+}  // namespace
+
+embedded::Reject CheckTransaction(const embedded::Transaction& tx) {
+  const CTransaction core(ToCore(tx));
+  TxValidationState state;
+  if (::CheckTransaction(core, state)) return embedded::Reject::kNone;
+  if (state.GetResult() != TxValidationResult::TX_CONSENSUS) {
+    throw std::logic_error("Bitcoin Core's CheckTransaction failed with a non-consensus result: " + state.ToString());
+  }
+  return FromReason(state.GetRejectReason());
+}
+
+embedded::BlockCheck CheckBlock(const embedded::Block& block) {
+  const CBlock core = ToCore(block);
+  BlockValidationState state;
+  if (!::CheckBlock(core, state, ConsensusParams(), /*fCheckPOW=*/false, /*fCheckMerkleRoot=*/false)) {
+    const embedded::Reject reject = FromReason(state.GetRejectReason());
+    return {reject, OffendingTx(core, reject, state.GetDebugMessage())};
+  }
+  return CheckSpends(core);
+}
+
+bool ParseTransactionSubject(std::span<const uint8_t> bytes, embedded::Transaction& tx, std::string* error) {
+  CMutableTransaction core;
+  SpanReader reader(bytes);
+  try {
+    reader >> TX_WITH_WITNESS(core);
+  } catch (const std::ios_base::failure& e) {
+    if (error != nullptr) *error = e.what();
+    return false;
+  }
+  if (!reader.empty()) {
+    if (error != nullptr) *error = "bytes after the end of the object: " + std::to_string(reader.size());
+    return false;
+  }
+  tx = FromCore(core);
+  return true;
+}
+
+void SerializeTransactionSubject(std::vector<uint8_t>& out, const embedded::Transaction& tx) {
+  VectorWriter writer(out, out.size());
+  writer << TX_WITH_WITNESS(ToCore(tx));
+}
+
+}  // namespace core_adapter
