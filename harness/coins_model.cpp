@@ -139,10 +139,12 @@ std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wip
       base_[k] = ce.coin;
       continue;
     }
+    // A moved coin brings its heap block along; a copied one gets an exact block or reuses the parent's.
+    const bool moved = seam::kBatchWriteMovesErasedCoins && (wipe || !ce.coin);
     Level& parent = levels_[level - 1];
     if (!parent.entries[k]) {
       if (ce.fresh && !ce.coin) continue;
-      ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh, HeapOfCopy(ce.coin)});
+      ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh, moved ? ce.heap : HeapOfCopy(ce.coin)});
       MarkDirty(parent, k, pe);
       continue;
     }
@@ -153,11 +155,19 @@ std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wip
       Erase(parent, k);
       continue;
     }
-    pe.heap = HeapAfterAssign(pe.heap, ce.coin);
+    pe.heap = moved ? ce.heap : HeapAfterAssign(pe.heap, ce.coin);
     pe.coin = ce.coin;
     MarkDirty(parent, k, pe);
   }
-  if (level == 0) {
+  if (seam::kWriteForwardsUnsetBestBlock) {
+    // The level's own best block, set or not: an unset one reaches the base as the all-zero hash.
+    const std::optional<Hash256>& own = levels_[level].best;
+    if (level == 0) {
+      base_best_ = own.value_or(Hash256{});
+    } else {
+      levels_[level - 1].best = own;
+    }
+  } else if (level == 0) {
     base_best_ = best;
   } else {
     levels_[level - 1].best = best;
@@ -179,9 +189,18 @@ std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wip
 size_t CoinsStackModel::Usage(int level) const {
   size_t usage = 0;
   for (const auto& e : levels_[level].entries) {
-    if (e) usage += seam::CoinsViewCache::kEntryOverhead + e->heap;
+    if (e) usage += seam::CoinsViewCache::kEntryOverhead + seam::ScriptHeapCharge(e->heap);
   }
   return usage;
+}
+
+Hash256 CoinsStackModel::ReadBestBlock(int level) {
+  const Hash256 best = BestBlock(level);
+  // An all-zero answer is "unset" to a cache, so storing it changes nothing.
+  if (seam::kGetBestBlockMemoizes && best != Hash256{}) {
+    for (int l = level; l >= 0 && !levels_[l].best; --l) levels_[l].best = best;
+  }
+  return best;
 }
 
 Hash256 CoinsStackModel::BestBlock(int level) const {

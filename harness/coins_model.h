@@ -70,17 +70,25 @@ class CoinsStackModel {
   void Add(int level, Key k, const Coin& coin, bool possible_overwrite);
   bool Spend(int level, Key k);
   void Uncache(int level, Key k);
-  // Flush (wipe) or sync `level` into the one below. Returns the DIRTY keys in the order written.
+  // Flush (wipe) or sync `level` into the one below. Returns the DIRTY keys in the order written. The level
+  // below takes BestBlock(level), or with seam::kWriteForwardsUnsetBestBlock this level's own best block,
+  // unset if it has none.
   std::vector<Key> WriteDown(int level, bool wipe);
   void SetBestBlock(int level, const Hash256& h) { levels_[level].best = h; }
+  // The best block `level` reports: its own, else the nearest lower level's, else the base's (-1: the base).
   Hash256 BestBlock(int level) const;
+  // BestBlock as a GetBestBlock call on the subject's cache at `level` sees it, with its side effect where
+  // the subject has one (seam::kGetBestBlockMemoizes: every level asked on the way down keeps the answer).
+  Hash256 ReadBestBlock(int level);
 
   const ModelEntry* Find(int level, Key k) const;
   size_t Size(int level) const { return levels_[level].size; }
   // The cache's memory usage as docs/semantics.md §1 defines it: per entry, the map node overhead plus the script's heap
   // bytes. A script copied into an entry gets an exact heap block (none up to the 36-byte inline size);
   // copy-assigning over an entry reuses its block when large enough (prevector's assign); a spent coin
-  // owns none.
+  // owns none; a coin BatchWrite moves (seam::kBatchWriteMovesErasedCoins) keeps the child's block. The
+  // subject's own numbers (seam::CoinsViewCache::kEntryOverhead, seam::ScriptHeapCharge) are applied, and
+  // the result compares with seam::ModelledUsage.
   size_t Usage(int level) const;
   const std::vector<Key>& DirtyOrder(int level) const { return levels_[level].dirty_order; }
   const std::optional<Coin>& base(Key k) const { return base_[k]; }

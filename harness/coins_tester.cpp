@@ -157,6 +157,7 @@ Hash256 BlockHash(uint8_t id) {
 CoinsTester::CoinsTester() : base_(BlockHash(255)), model_(BlockHash(255)) {
   caches_.push_back(std::make_unique<seam::CoinsViewCache>(&base_));
   model_.Push();
+  empty_usage_ = caches_[0]->DynamicMemoryUsage();
 }
 
 CoinsTester::~CoinsTester() {
@@ -314,7 +315,8 @@ void CoinsTester::ApplyWrite(bool wipe) {
   }
   const seam::CoinsViewCache& c = top();
   if (wipe) {
-    HARNESS_CHECK(c.GetCacheSize() == 0 && c.DynamicMemoryUsage() == 0, "a flushed cache is empty with usage 0");
+    HARNESS_CHECK(c.GetCacheSize() == 0 && seam::ModelledUsage(c) == 0, "a flushed cache is empty with usage 0");
+    HARNESS_CHECK_EQ(c.DynamicMemoryUsage(), empty_usage_, "a flushed cache uses the memory of a new one");
   } else {
     HARNESS_CHECK(c.GetDirtyCount() == 0 && c.DirtyOrder().empty(), "the dirty list is empty after Sync");
     // Unspent coins stay resident and clean; spent ones are gone.
@@ -362,7 +364,11 @@ void CoinsTester::CheckLevel(int level, CoinsStackModel::Key touched, bool sanit
     }
   }
   CheckEntry(level, touched);
-  if (sanity) HARNESS_CHECK_EQ(c.DynamicMemoryUsage(), model_.Usage(level), "memory usage at level ", level);
+  if (sanity) {
+    HARNESS_CHECK_EQ(seam::ModelledUsage(c), model_.Usage(level), "memory usage at level ", level);
+    HARNESS_CHECK(c.DynamicMemoryUsage() >= seam::ModelledUsage(c), "total memory usage at level ", level,
+                  " below the entries' part");
+  }
   HARNESS_CHECK_EQ(c.GetCacheSize(), model_.Size(level), "cache size at level ", level);
   HARNESS_CHECK_EQ(c.GetDirtyCount(), model_.DirtyOrder(level).size(), "dirty count at level ", level);
 }
@@ -372,7 +378,7 @@ void CoinsTester::CheckAll() {
     CheckLevel(l, 0, /*sanity=*/true);
     CheckTouched(l);
     CheckDirtyOrder(l);
-    HARNESS_CHECK(caches_[l]->GetBestBlock() == model_.BestBlock(l), "best block at level ", l);
+    HARNESS_CHECK(caches_[l]->GetBestBlock() == model_.ReadBestBlock(l), "best block at level ", l);
   }
   size_t base_coins = 0;
   for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) {

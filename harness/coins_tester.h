@@ -2,7 +2,8 @@
 // CoinsStackModel. Operations act on the top cache.
 //
 // Checked after every operation: the operation's result (lookups, spend's return value and moved-out
-// coin, add's exception); SanityCheck() and memory usage (against CoinsStackModel::Usage) of every level
+// coin, add's exception); SanityCheck() and memory usage (seam::ModelledUsage against
+// CoinsStackModel::Usage; the total never below it; after a flush, that of a new cache) of every level
 // the operation could have changed (the top, the parent after a flush or sync, any lower level a fetch
 // inserted into — the only way an operation on the top reaches them — and every level after a Usage
 // query); the touched outpoint's entry (coin and flags) at every level; each level's size and dirty count;
@@ -98,6 +99,8 @@ class CoinsTester {
   // Outpoints any step has named. The others are absent at every level and in the base, which the size
   // checks confirm, so sweeps visit only these.
   uint64_t touched_ = 0;
+  // DynamicMemoryUsage() of a new, empty cache: what a flushed one must be back to.
+  size_t empty_usage_ = 0;
   static_assert(kTableSize == 64, "touched_ has one bit per outpoint");
 };
 

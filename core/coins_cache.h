@@ -1,0 +1,184 @@
+// Bitcoin Core side of seam/coins_cache.h: the embedded coins cache's interface (src/coins/view.h,
+// src/coins/cache.h) over Bitcoin Core's CCoinsViewCache (coins.h). Core's objects live behind pointers so
+// harness code never includes Core's headers; outpoints, coins and hashes cross the boundary as the
+// embedded vocabulary and are converted field by field in core/coins_cache.cpp.
+//
+// Stacking: a CoinsViewCache asks its parent for CoreView(). A parent that is itself backed by a Core view
+// (another CoinsViewCache, or the coins store adapter's CCoinsViewDB) is used directly, so the BatchWrite
+// that runs between them is Core's own. Any other parent (e.g. the harness's CheckedBaseView) is reached
+// through a Core CCoinsView bridge that forwards GetCoin, HaveCoin, GetBestBlock and BatchWrite, handing the
+// parent Core's cursor wrapped in a CoinsCursor.
+//
+// Where Core's contract differs from the embedded one the difference is data in seam/coins_cache.h; the
+// README's differences table lists every one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "src/coins/coin.h"
+#include "src/coins/outpoint.h"
+
+// Bitcoin Core's.
+class CCoinsView;
+class COutPoint;
+struct CCoinsCacheEntry;
+struct CoinsViewCacheCursor;
+
+namespace core_adapter {
+
+// A snapshot of one Core cache entry: its coin and flags as they were when it was read. Core's entries are
+// CCoinsCacheEntry objects inside the cache's map; these are copies, so changing one changes nothing in
+// the cache.
+class CacheEntry {
+ public:
+  static constexpr uint8_t kDirty = 1;  // Core's CCoinsCacheEntry::DIRTY
+  static constexpr uint8_t kFresh = 2;  // Core's CCoinsCacheEntry::FRESH
+
+  embedded::Coin coin;
+
+  CacheEntry() = default;
+  CacheEntry(embedded::Coin c, uint8_t flags) : coin(std::move(c)), flags_(flags) {}
+
+  bool IsDirty() const { return flags_ & kDirty; }
+  bool IsFresh() const { return flags_ & kFresh; }
+  uint8_t flags() const { return flags_; }
+
+ private:
+  uint8_t flags_ = 0;
+};
+using CoinsCachePair = std::pair<const embedded::OutPoint, CacheEntry>;
+
+// Core's CoinsViewCacheCursor seen through the embedded cursor's interface: Begin/Next yield the entry the
+// Core cursor is at, materialized as a CoinsCachePair (valid until the next call to Next); End() is a fixed
+// object distinct from every yielded entry. Next advances Core's cursor, which in sync mode erases a spent
+// entry or cleans an unspent one, as Core's NextAndMaybeErase does.
+class CoinsCursor {
+ public:
+  explicit CoinsCursor(::CoinsViewCacheCursor& core);
+  CoinsCursor(const CoinsCursor&) = delete;
+  CoinsCursor& operator=(const CoinsCursor&) = delete;
+  ~CoinsCursor();
+
+  CoinsCachePair* Begin() const;
+  CoinsCachePair* End() const { return &end_; }
+  // Requires: `current` is what Begin or the previous Next returned.
+  CoinsCachePair* Next(CoinsCachePair& current);
+
+  // The Core cursor itself, for a receiver that is a Core view.
+  ::CoinsViewCacheCursor& core() const { return core_; }
+
+ private:
+  using CorePair = std::pair<const ::COutPoint, ::CCoinsCacheEntry>;
+  CoinsCachePair* Yield(CorePair* at) const;
+
+  ::CoinsViewCacheCursor& core_;
+  mutable CorePair* at_ = nullptr;  // the Core entry current_ was read from
+  mutable std::optional<CoinsCachePair> current_;
+  mutable CoinsCachePair end_;
+};
+
+// A layer of the UTXO set, with the embedded CoinsView's interface.
+class CoinsView {
+ public:
+  virtual ~CoinsView() = default;
+  // The unspent coin at `outpoint`, fetching (and caching) it from below if needed; nullopt if none.
+  virtual std::optional<embedded::Coin> GetCoin(const embedded::OutPoint& outpoint) = 0;
+  // As GetCoin, but no layer caches anything.
+  virtual std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint& outpoint) const = 0;
+  virtual bool HaveCoin(const embedded::OutPoint& outpoint) { return GetCoin(outpoint).has_value(); }
+  virtual embedded::Hash256 GetBestBlock() const = 0;
+  // Applies every entry the cursor yields (calling cursor.Next for each), then records `best_block`.
+  virtual void BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) = 0;
+  // The Core view that a cache stacked on this one uses as its parent; nullptr: reach this view through a
+  // bridge. Must stay valid as long as this view lives.
+  virtual ::CCoinsView* CoreView() { return nullptr; }
+};
+
+// Bitcoin Core's CCoinsViewCache with the embedded CoinsViewCache's interface.
+class CoinsViewCache : public CoinsView {
+ public:
+  // Core's DynamicMemoryUsage() is the map's memory (pool chunks, buckets) plus the coins' heap bytes. The
+  // map part depends on the pool allocator, not on the entries one by one, so the per-entry overhead the
+  // reference model charges is 0 and the model is compared with CoinsUsage() (seam::ModelledUsage).
+  static constexpr size_t kEntryOverhead = 0;
+
+  // `parent` must outlive the cache.
+  explicit CoinsViewCache(CoinsView* parent);
+  CoinsViewCache(const CoinsViewCache&) = delete;
+  CoinsViewCache& operator=(const CoinsViewCache&) = delete;
+  ~CoinsViewCache() override;
+
+  std::optional<embedded::Coin> GetCoin(const embedded::OutPoint& outpoint) override;
+  // Core has no non-caching read: a local entry answers, else the parent's PeekCoin (this adapter's own
+  // walk down the stack; nothing is inserted at any level).
+  std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint& outpoint) const override;
+  bool HaveCoin(const embedded::OutPoint& outpoint) override;
+  // Core's: the local best block, else the parent's, which Core then keeps as the local one.
+  embedded::Hash256 GetBestBlock() const override;
+  void SetBestBlock(const embedded::Hash256& best_block);
+  // Core's BatchWrite over the Core cursor that `cursor` wraps.
+  void BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) override;
+  ::CCoinsView* CoreView() override;
+
+  // Core's AccessCoin, converted: valid until the next call on this adapter.
+  const embedded::Coin& AccessCoin(const embedded::OutPoint& outpoint);
+  bool HaveCoinInCache(const embedded::OutPoint& outpoint) const;
+  // Core's AddCoin. Core asserts (aborts) on a spent coin rather than throwing; the logic_error for an
+  // unspent entry without possible_overwrite is Core's. Throws std::invalid_argument for a height Core's
+  // 31-bit field cannot hold.
+  void AddCoin(const embedded::OutPoint& outpoint, embedded::Coin coin, bool possible_overwrite);
+  bool SpendCoin(const embedded::OutPoint& outpoint, embedded::Coin* moveout = nullptr);
+  void Uncache(const embedded::OutPoint& outpoint);
+
+  // Core's Flush and Sync. Core returns false when the parent's BatchWrite does (the cache is then left as
+  // it was, not wiped); the adapter throws std::runtime_error in that case. Core's own logic_errors pass.
+  void Flush();
+  void Sync();
+
+  size_t GetCacheSize() const;
+  // Core's: the map's memory plus CoinsUsage().
+  size_t DynamicMemoryUsage() const;
+  // Core's cachedCoinsUsage: the coins' heap bytes as memusage counts them, kept incrementally (Core's
+  // SanityCheck recounts it).
+  size_t CoinsUsage() const;
+  // What Core charges for a script whose heap block is `bytes` (memusage::MallocUsage).
+  static size_t ScriptHeapCharge(size_t bytes);
+  // Entries on Core's flagged list: DIRTY ones and, in Core, FRESH-only ones (a spent coin handed up by a
+  // parent; no parent in this suite does that).
+  size_t GetDirtyCount() const;
+
+  // A snapshot of the local entry (nullptr if absent). The pointer stays valid, and its value as read,
+  // until FindEntry is called for the same outpoint again or the cache is destroyed.
+  const CacheEntry* FindEntry(const embedded::OutPoint& outpoint) const;
+  // The outpoints on Core's flagged list, from the sentinel's next on.
+  std::vector<embedded::OutPoint> DirtyOrder() const;
+  // Throws std::logic_error naming the first violation among: a flag state Core calls impossible, tracked
+  // usage different from a recount, list links that disagree between directions, an unflagged entry on the
+  // list, a list longer than the cache, list length different from the number of flagged entries. Then
+  // runs Core's own SanityCheck, which asserts the same.
+  void SanityCheck() const;
+
+ protected:
+  // For tests that need an exact state: inserts an absent entry with `coin` and `flags` (DIRTY, and FRESH
+  // only with DIRTY) through Core's own flag setters and usage counter. Throws std::logic_error if the
+  // entry exists or the flags are not allowed.
+  void InsertEntry(const embedded::OutPoint& outpoint, embedded::Coin coin, uint8_t flags);
+
+ private:
+  class Bridge;
+  class Cache;
+
+  CoinsView& parent_;
+  std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core cache that reads through it
+  std::unique_ptr<Cache> cache_;
+  mutable std::map<embedded::OutPoint, CacheEntry> found_;
+  embedded::Coin accessed_;
+};
+
+}  // namespace core_adapter
