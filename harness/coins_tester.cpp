@@ -1,6 +1,7 @@
 #include "coins_tester.h"
 
 #include <stdexcept>
+#include <string>
 
 #include "rng.h"
 
@@ -90,6 +91,26 @@ const std::vector<OutPoint>& OutpointTable() {
 
 namespace {
 
+// Uncompressed public keys (0x04 ‖ x ‖ y) of points on secp256k1, computed once with libsecp256k1: the
+// store compresses P2PK scripts with them to ids 4 (y even) and 5 (y odd) and must recover y on reading.
+constexpr const char* kCurveKeys[] = {
+    // y even
+    "04cea2d2fcf7d6eac7cc051588b0dd4be7bf35a090055c956cfd94a2e36813e60465d35adb88fb80533f0e827ac2be7a017601e25d18881684258732c1625889d8",
+    "04671cc8418f7abdfe1fe80a6d37be7b07a8f85f0c0bc552cd39ef45af80b0479a76dcf42512da48a3df47afa65bd3eedd85c583dbac5ab90beaef1610ae626ad2",
+    // y odd
+    "045277ffea9e7e25dceb93c9d09585d8e24a99470277a54e61e7b1023c7c9fbce2b2d6e9b30419332257946071b95835b183d2fa010e26ea8908cc7ee51caaaa73",
+    "04efdc2da40a131e532c1aaf3910186ae996c96b01c118a9be0d349a015e28640b0d1480c1051109079f0d920d4d02f81676c81e2252669abcf3a4b5d544a5cfb9",
+    "04f29ffe2dd05d788b22efc63089d2c598aee2c29f434875c7428e1e02396ea267dcfaff8c9f1774f4fd69756786e5eb5378cb25565b14a745c9346078c55d8e17",
+};
+
+// 65 ‖ key ‖ OP_CHECKSIG, the key given in hex.
+Script P2pkUncompressed(const char* hex) {
+  Script s(1, 65);
+  for (size_t i = 0; hex[i] != '\0'; i += 2) s.push_back(static_cast<uint8_t>(std::stoi(std::string(hex + i, 2), nullptr, 16)));
+  s.push_back(0xac);
+  return s;
+}
+
 // Script i of the coin table: standard templates and near misses on both sides of the 36-byte inline size,
 // so the cache's usage accounting and the store's script compression both see every case.
 Script TableScript(uint32_t i) {
@@ -110,13 +131,31 @@ Script TableScript(uint32_t i) {
     case 3: return make({33, static_cast<uint8_t>(2 + variant % 3)}, 32, {0xac});  // P2PK (0x04: not compressed), 35
     case 4: return make({0x51}, 35, {});  // non-standard, 36: the largest inline script
     case 5: return make({0x51}, 36, {});  // 37: the smallest on the heap
-    case 6: return make({0x51}, 79, {});  // 80
+    case 6:
+      switch (i) {
+        case 6:
+        case 38: return make({0x51}, 79, {});  // 80
+        // P2PK with an uncompressed key on the curve, 67: compressed to id 4 (14, 54) or 5 (22, 46).
+        case 14: return P2pkUncompressed(kCurveKeys[0]);
+        case 54: return P2pkUncompressed(kCurveKeys[1]);
+        case 22: return P2pkUncompressed(kCurveKeys[2]);
+        case 46: return P2pkUncompressed(kCurveKeys[3]);
+        default: {  // 30: a point on the curve in the hybrid form 0x07 ‖ x ‖ y (y odd), which Core stores whole
+          Script s = P2pkUncompressed(kCurveKeys[4]);
+          s[1] = 0x07;
+          return s;
+        }
+      }
     default:
       switch (variant) {
         case 0: return Script();                                         // empty
         case 1: return make({0xa9, 20}, 20, {0x87});                     // P2SH, 23
         case 2: return make({0xa9, 20}, 20, {0x88});                     // P2SH-like, 23: not compressible
-        default: return make({65, 0x04}, 64, {0xac});                    // P2PK with an uncompressed key, 67
+        default: {  // 31: P2PK with an uncompressed key whose x is on the curve but y is not its root: whole
+          Script s = P2pkUncompressed(kCurveKeys[1]);
+          s[65] ^= 0x01;
+          return s;
+        }
       }
   }
 }

@@ -1,6 +1,9 @@
 #include "store_model.h"
 
+#include <secp256k1.h>
+
 #include <algorithm>
+#include <limits>
 
 #include "check.h"
 #include "obfuscation_ref.h"
@@ -27,6 +30,22 @@ bool Matches(const Script& s, std::initializer_list<int> pattern) {
     ++i;
   }
   return true;
+}
+
+// The uncompressed key (65 bytes, 0x04 ‖ x ‖ y) of the point with x coordinate `x` (32 bytes) and y of
+// parity `odd`; nullopt if there is none (x not below the field prime, or x³ + 7 not a square).
+std::optional<std::string> RefRecoverKey(uint8_t odd, const std::string& x) {
+  const std::string compressed = std::string(1, static_cast<char>(2 + odd)) + x;
+  secp256k1_pubkey point;
+  if (!secp256k1_ec_pubkey_parse(secp256k1_context_static, &point,
+                                 reinterpret_cast<const unsigned char*>(compressed.data()), compressed.size())) {
+    return std::nullopt;
+  }
+  std::string key(65, '\0');
+  size_t size = key.size();
+  secp256k1_ec_pubkey_serialize(secp256k1_context_static, reinterpret_cast<unsigned char*>(key.data()), &size, &point,
+                                SECP256K1_EC_UNCOMPRESSED);
+  return key;
 }
 
 }  // namespace
@@ -73,11 +92,26 @@ std::string RefCoinKey(const OutPoint& outpoint) {
   return key + RefVarInt(outpoint.n);
 }
 
-std::string RefCoinValue(const Coin& coin) {
-  std::string out = RefVarInt(uint64_t{coin.height} * 2 + (coin.coinbase ? 1 : 0));
-  out += RefVarInt(RefCompressAmount(static_cast<uint64_t>(coin.amount)));
-  const Script& s = coin.script;
+namespace {
+
+// P2PK with an uncompressed key: 65 ‖ 04 ‖ x ‖ y ‖ OP_CHECKSIG. The key is taken as valid when the
+// point libsecp256k1 recovers from x and the parity of y, written out uncompressed, is the key itself: that
+// holds exactly when x and y are field elements and the point is on the curve (Core's IsFullyValid).
+std::optional<std::string> RefUncompressedKeyX(const Script& s) {
+  if (s.size() != 67 || s[0] != 65 || s[1] != 0x04 || s[66] != 0xac) return std::nullopt;
+  const std::string key(s.begin() + 1, s.begin() + 66);
+  const std::string x = key.substr(1, 32);
+  const uint8_t parity = static_cast<uint8_t>(key.back()) & 1;
+  const std::optional<std::string> recovered = RefRecoverKey(parity, x);
+  if (recovered != key) return std::nullopt;
+  return x;
+}
+
+}  // namespace
+
+std::string RefCompressScript(const Script& s) {
   constexpr int _ = -1;  // any byte (the 20-byte hashes)
+  std::string out;
   if (Matches(s, {0x76, 0xa9, 20, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, 0x88, 0xac})) {
     out += '\x00';  // P2PKH: its 20-byte hash
     AppendBytes(out, s.data() + 3, 20);
@@ -86,11 +120,94 @@ std::string RefCoinValue(const Coin& coin) {
     AppendBytes(out, s.data() + 2, 20);
   } else if (s.size() == 35 && s[0] == 33 && s[34] == 0xac && (s[1] == 2 || s[1] == 3)) {
     AppendBytes(out, s.data() + 1, 33);  // P2PK, compressed key: the key itself, whose first byte is 2 or 3
+  } else if (const auto x = RefUncompressedKeyX(s)) {
+    out += static_cast<char>(s[65] % 2 == 0 ? 4 : 5);  // P2PK, uncompressed key: 4 (y even) or 5 (y odd), x
+    out += *x;
   } else {
     out += RefVarInt(s.size() + 6);
     AppendBytes(out, s.data(), s.size());
   }
   return out;
+}
+
+std::string RefCoinValue(const Coin& coin) {
+  std::string out = RefVarInt(uint64_t{coin.height} * 2 + (coin.coinbase ? 1 : 0));
+  out += RefVarInt(RefCompressAmount(static_cast<uint64_t>(coin.amount)));
+  return out + RefCompressScript(coin.script);
+}
+
+// A k-byte VARINT is offset(k) plus its k base-128 digits (see RefVarInt); 2^64 - 1 takes 10 bytes.
+std::optional<uint64_t> RefReadVarInt(std::string_view& in) {
+  unsigned __int128 offset = 0, span = 128, digits = 0;
+  for (size_t k = 1; k <= 10 && k <= in.size(); ++k) {
+    const uint8_t b = static_cast<uint8_t>(in[k - 1]);
+    digits = digits * 128 + (b & 0x7f);
+    if (b < 0x80) {
+      const unsigned __int128 n = offset + digits;
+      if (n > std::numeric_limits<uint64_t>::max()) return std::nullopt;
+      in.remove_prefix(k);
+      return static_cast<uint64_t>(n);
+    }
+    offset += span;
+    span *= 128;
+  }
+  return std::nullopt;  // truncated, or longer than any 64-bit value
+}
+
+// 0, or 1 + 10 (9 m + d - 1) + e with e < 9 for m ‖ d followed by e zeros, or 1 + 10 (m - 1) + 9 for m
+// followed by nine zeros: worked out in 128 bits, where no x < 2^64 overflows.
+std::optional<uint64_t> RefDecompressAmount(uint64_t x) {
+  if (x == 0) return 0;
+  const uint64_t e = (x - 1) % 10, q = (x - 1) / 10;
+  using Wide = unsigned __int128;
+  Wide n = e == 9 ? Wide{q} + 1 : Wide{q / 9} * 10 + q % 9 + 1;
+  for (uint64_t i = 0; i < e; ++i) n *= 10;
+  if (n > std::numeric_limits<uint64_t>::max()) return std::nullopt;
+  return static_cast<uint64_t>(n);
+}
+
+std::optional<Script> RefReadScript(std::string_view& in) {
+  const auto id = RefReadVarInt(in);
+  if (!id) return std::nullopt;
+  auto take = [&in](size_t n) -> std::optional<std::string> {
+    if (in.size() < n) return std::nullopt;
+    std::string out(in.substr(0, n));
+    in.remove_prefix(n);
+    return out;
+  };
+  auto script = [](const std::string& bytes) {
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+    return Script(p, p + bytes.size());
+  };
+  if (*id < 6) {
+    const auto body = take(*id < 2 ? 20 : 32);
+    if (!body) return std::nullopt;
+    switch (*id) {
+      case 0: return script("\x76\xa9\x14" + *body + "\x88\xac");
+      case 1: return script("\xa9\x14" + *body + "\x87");
+      case 2:
+      case 3: return script("\x21" + std::string(1, static_cast<char>(*id)) + *body + "\xac");
+      default: {
+        const auto key = RefRecoverKey(static_cast<uint8_t>(*id - 4), *body);
+        return key ? script("\x41" + *key + "\xac") : Script();  // off the curve: empty, as Core
+      }
+    }
+  }
+  const uint64_t size = *id - 6;
+  if (size > in.size()) return std::nullopt;
+  const auto bytes = take(static_cast<size_t>(size));
+  return size > 10'000 ? Script(1, 0x6a) : script(*bytes);  // too long to spend: one OP_RETURN
+}
+
+std::optional<Coin> RefDecodeCoin(std::string_view value) {
+  const auto code = RefReadVarInt(value);
+  const auto compressed = code ? RefReadVarInt(value) : std::nullopt;
+  const auto amount = compressed ? RefDecompressAmount(*compressed) : std::nullopt;
+  constexpr uint64_t kMoneySupply = 21'000'000 * uint64_t{100'000'000};  // no stored amount exceeds it
+  if (!amount || *code > 0xffffffff || *amount > kMoneySupply) return std::nullopt;
+  auto script = RefReadScript(value);
+  if (!script || !value.empty()) return std::nullopt;
+  return Coin(static_cast<int64_t>(*amount), std::move(*script), static_cast<uint32_t>(*code / 2), *code % 2 == 1);
 }
 
 std::string RefHeadBlocks(const Hash256& new_tip, const Hash256& old_tip) {

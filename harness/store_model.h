@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "seam/types.h"
@@ -25,11 +26,24 @@ namespace harness {
 using KvMap = std::map<std::string, std::string>;
 
 // The encoding, formulated differently from the subject's (see the .cpp): a VARINT by length classes, amount
-// compression through decimal digits, script compression by comparing with templates.
+// compression through decimal digits, script compression by comparing with templates, an uncompressed key
+// recognised by recovering it from its x coordinate.
 std::string RefVarInt(uint64_t n);
 uint64_t RefCompressAmount(uint64_t amount);
+std::string RefCompressScript(const Script& script);
 std::string RefCoinKey(const OutPoint& outpoint);
 std::string RefCoinValue(const Coin& coin);
+
+// The decoding, the same way round. Each reader consumes its bytes from the front of `in` and returns
+// nullopt where the subject's decoder throws StoreCorruption (a truncated value, a VARINT past 2^64 - 1).
+std::optional<uint64_t> RefReadVarInt(std::string_view& in);
+// nullopt if the amount does not fit in 64 bits (the subject's DecompressAmount wraps there).
+std::optional<uint64_t> RefDecompressAmount(uint64_t x);
+// Ids 4/5 with an x off the curve give an empty script, as in Bitcoin Core (docs/semantics.md §2).
+std::optional<Script> RefReadScript(std::string_view& in);
+// A whole coin record: nullopt unless it is exactly one record, of a height code below 2^32 and a
+// compressed amount that is the compression of an amount <= MAX_MONEY.
+std::optional<Coin> RefDecodeCoin(std::string_view value);
 std::string RefHeadBlocks(const Hash256& new_tip, const Hash256& old_tip);
 inline std::string RefHash(const Hash256& h) { return std::string(h.bytes.begin(), h.bytes.end()); }
 

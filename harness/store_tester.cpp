@@ -211,6 +211,10 @@ FlushPlan StoreTester::Plan(const Hash256& new_tip) const {
   for (const CoinsStackModel::Key k : model_.DirtyOrder(0)) {
     const ModelEntry& e = *model_.Find(0, k);
     plan.writes.push_back({RefCoinKey(OutpointTable()[k]), e.coin ? std::optional(RefCoinValue(*e.coin)) : std::nullopt});
+    // The reference decoder reads the reference's own record back (a store coin is always spendable, so
+    // its script is never the one cut to OP_RETURN).
+    HARNESS_CHECK(!e.coin || RefDecodeCoin(*plan.writes.back().value) == e.coin, "the reference decodes its record of ",
+                  e.coin->ToString(), " differently");
   }
   return plan;
 }

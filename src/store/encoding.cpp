@@ -1,5 +1,8 @@
 #include "store/encoding.h"
 
+#include <secp256k1.h>
+
+#include <algorithm>
 #include <limits>
 
 namespace embedded {
@@ -22,6 +25,15 @@ bool IsP2pkh(const Script& s) {
 bool IsP2sh(const Script& s) { return s.size() == 23 && s[0] == kOpHash160 && s[1] == 20 && s[22] == kOpEqual; }
 bool IsCompressedP2pk(const Script& s) {
   return s.size() == 35 && s[0] == 33 && s[34] == kOpCheckSig && (s[1] == 0x02 || s[1] == 0x03);
+}
+// Core's condition (IsToPubKey): a push of 65 bytes starting 0x04, then OP_CHECKSIG, and the key fully valid
+// — x and y below the field prime and y² = x³ + 7 — which is what libsecp256k1's parser accepts. Only then
+// is y the root of that parity, so that the 33-byte form gives the script back. The prefix test comes
+// first: the parser also accepts hybrid keys (0x06/0x07), which Core stores whole.
+bool IsUncompressedP2pk(const Script& s) {
+  if (s.size() != 67 || s[0] != 65 || s[66] != kOpCheckSig || s[1] != 0x04) return false;
+  secp256k1_pubkey point;
+  return secp256k1_ec_pubkey_parse(secp256k1_context_static, &point, s.data() + 1, 65) == 1;
 }
 
 void Append(std::string& out, const uint8_t* p, size_t n) { out.append(reinterpret_cast<const char*>(p), n); }
@@ -111,6 +123,9 @@ void CompressScript(std::string& out, const Script& s) {
   } else if (IsCompressedP2pk(s)) {
     out.push_back(static_cast<char>(s[1]));
     Append(out, s.data() + 2, 32);
+  } else if (IsUncompressedP2pk(s)) {
+    out.push_back(static_cast<char>(0x04 | (s[65] & 1)));  // the parity of y (its last byte) in the id
+    Append(out, s.data() + 2, 32);
   } else {
     WriteVarInt(out, s.size() + kSpecialScripts);
     Append(out, s.data(), s.size());
@@ -132,7 +147,20 @@ Script DecompressScript(RecordReader& in) {
     case 0x02:
     case 0x03: return assemble({33, static_cast<uint8_t>(form)}, in.Bytes(32), {kOpCheckSig});
     case 0x04:
-    case 0x05: throw StoreCorruption("script in the uncompressed-key form, which this store never writes");
+    case 0x05: {
+      // The compressed key with the same x and parity (0x02 even, 0x03 odd), written out uncompressed.
+      uint8_t key[65];
+      key[0] = static_cast<uint8_t>(form - 2);
+      const auto x = in.Bytes(32);
+      std::copy(x.begin(), x.end(), key + 1);
+      secp256k1_pubkey point;
+      // An x that is not on the curve (or not below the prime): as Core, whose ScriptCompression ignores the
+      // failure and leaves the coin's script as it was, empty. The 32 bytes are consumed all the same.
+      if (!secp256k1_ec_pubkey_parse(secp256k1_context_static, &point, key, 33)) return Script();
+      size_t len = sizeof(key);
+      secp256k1_ec_pubkey_serialize(secp256k1_context_static, key, &len, &point, SECP256K1_EC_UNCOMPRESSED);
+      return assemble({65}, std::span<const uint8_t>(key, len), {kOpCheckSig});
+    }
     default: break;
   }
   const uint64_t size = form - kSpecialScripts;

@@ -1,7 +1,7 @@
 // The coins store's on-disk encoding: Bitcoin Core's VARINT, amount compression, script compression and
 // the coin record. Semantics: docs/semantics.md §2 (key 'C' + txid + varint(index) → varint(height·2 +
 // coinbase) + compressed amount + script). Where it is silent this follows Bitcoin Core's chainstate
-// format, so the records are the ones a node writes (see CompressScript for the one difference).
+// format, so the records are the ones a node writes and a node's records read back here.
 //
 // Decoding never trusts its input: every read is bounds-checked, and a malformed record throws
 // StoreCorruption instead of reading past the end or allocating by an unchecked length.
@@ -51,10 +51,14 @@ uint64_t CompressAmount(uint64_t n);
 uint64_t DecompressAmount(uint64_t x);
 
 // Script compression (Bitcoin Core's ScriptCompression): P2PKH → 0x00 + 20-byte hash, P2SH → 0x01 + 20
-// bytes, P2PK with a compressed key → 0x02/0x03 + 32-byte x coordinate; any other script → varint(size +
-// 6) + the bytes. Core also shrinks P2PK with an uncompressed (65-byte) key to 33 bytes, which needs elliptic
-// curve arithmetic to undo; this store keeps those scripts whole — a form Core reads back correctly too.
+// bytes, P2PK with a compressed key → 0x02/0x03 + 32-byte x coordinate, P2PK with an uncompressed key
+// (0x04 ‖ x ‖ y) whose point is on the curve → 0x04 | (y mod 2) + x; any other script, an uncompressed
+// key off the curve or a hybrid (0x06/0x07) key included → varint(size + 6) + the bytes. Decompressing
+// ids 4/5 recovers y with libsecp256k1.
 void CompressScript(std::string& out, const Script& script);
+// The inverse of CompressScript. As Bitcoin Core, which ignores DecompressScript's failure: ids 4/5 with
+// an x not on the curve (which no writer produces) consume their 32 bytes and give an empty script, not
+// an error; a script longer than kMaxScriptSize gives a single OP_RETURN.
 Script DecompressScript(RecordReader& in);
 
 // Keys. 'C' + txid + varint(index) for a coin, 'B' for the best block, 'H' for the head blocks of a flush
@@ -72,7 +76,8 @@ OutPoint DecodeCoinKey(std::span<const uint8_t> key);
 // A coin record: varint(height·2 + coinbase), varint(compressed amount), compressed script.
 // Requires an unspent coin with 0 <= amount <= kMaxMoney.
 std::string EncodeCoin(const Coin& coin);
-// Throws StoreCorruption unless `value` is exactly one well-formed record of an amount <= kMaxMoney.
+// Throws StoreCorruption unless `value` is exactly one well-formed record of an amount <= kMaxMoney (an
+// uncompressed-key script off the curve is not an error: see DecompressScript).
 Coin DecodeCoin(std::span<const uint8_t> value);
 
 // Head blocks [new, old] as Core serializes a vector of hashes: CompactSize count (2), then the hashes.
