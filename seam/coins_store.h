@@ -4,6 +4,14 @@
 // on a path (or an in-memory LevelDB Env) with an obfuscation key and a batch size; BatchWrite splits a flush
 // into batches of about batch_size bytes, marking the flush in the head-blocks record until the last batch;
 // reopening after a cut flush keeps the old tip recoverable; ForEachRaw/RawContents expose the raw records.
+//   kObfuscationKeyKey       the raw key under which the obfuscation key is stored.
+//   kStoreCorruptionThrows   whether an undecodable record throws StoreCorruption. The embedded store does;
+//                            Bitcoin Core's CDBWrapper::Read reports it as an absent record.
+//   kStoreFlushRefusalAborts whether a flush the store refuses (a null best block: std::logic_error; a block
+//                            other than an interrupted flush's: StoreError) ends the process instead (Core's
+//                            asserts). The harness then never asks for one; the unit tests check the abort.
+//   kStoreFailedOpenLeaks    whether an open that throws leaks what it allocated (Core's CDBWrapper
+//                            constructor leaks its LevelDB block cache, filter policy and logger).
 #pragma once
 
 #include "seam/types.h"
@@ -12,6 +20,10 @@
 #include "core/coins_store.h"
 namespace seam {
 using core_adapter::CoinsStore;
+using core_adapter::kObfuscationKeyKey;
+using core_adapter::kStoreCorruptionThrows;
+using core_adapter::kStoreFailedOpenLeaks;
+using core_adapter::kStoreFlushRefusalAborts;
 using core_adapter::StoreCorruption;
 using core_adapter::StoreError;
 }  // namespace seam
@@ -23,5 +35,8 @@ using embedded::CoinsStore;
 using embedded::kObfuscationKeyKey;
 using embedded::StoreCorruption;
 using embedded::StoreError;
+inline constexpr bool kStoreCorruptionThrows = true;
+inline constexpr bool kStoreFlushRefusalAborts = false;
+inline constexpr bool kStoreFailedOpenLeaks = false;
 }  // namespace seam
 #endif

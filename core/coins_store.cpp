@@ -1,0 +1,317 @@
+#include "core/coins_store.h"
+
+#include <coins.h>
+#include <dbwrapper.h>
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+#include <leveldb/iterator.h>
+#include <leveldb/options.h>
+#include <leveldb/status.h>
+#include <logging.h>
+#include <primitives/transaction.h>
+#include <random.h>
+#include <script/script.h>
+#include <txdb.h>
+#include <uint256.h>
+#include <util/fs.h>
+#include <util/obfuscation.h>
+#include <util/strencodings.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <span>
+#include <vector>
+
+// Defined in Core's random.cpp for tests, declared by none of its headers (Core's test/util/random.cpp
+// declares it the same way): makes every later draw of Core's randomness a function of `seed`.
+void MakeRandDeterministicDANGEROUS(const uint256& seed) noexcept;
+
+namespace core_adapter {
+
+// Core's view, built and rebuilt in place (see set_batch_size).
+struct CoinsStore::ViewStorage {
+  std::optional<CCoinsViewDB> db;
+};
+
+namespace {
+
+// LevelDB's block cache and write buffers come from this (DBParams::cache_bytes: a quarter each for the
+// two write buffers): 8 MiB keeps every test flush in the memory table, so no background compaction runs
+// in the middle of a test, and nothing is large.
+constexpr size_t kCacheBytes = size_t{8} << 20;
+// The seed of Core's randomness at every open: any fixed value makes the runs reproducible.
+constexpr uint8_t kRandomSeedByte = 0x5c;
+
+uint256 ToCore(const embedded::Hash256& h) { return uint256{std::span<const unsigned char>(h.bytes)}; }
+
+embedded::Hash256 FromCore(const uint256& h) {
+  embedded::Hash256 out;
+  std::copy(h.begin(), h.end(), out.bytes.begin());
+  return out;
+}
+
+COutPoint ToCore(const embedded::OutPoint& o) { return COutPoint(Txid::FromUint256(ToCore(o.txid)), o.n); }
+
+::Coin ToCore(const embedded::Coin& c) {
+  if (c.IsSpent()) return ::Coin();
+  const CScript script(c.script.begin(), c.script.end());
+  return ::Coin(CTxOut(c.amount, script), static_cast<int>(c.height), c.coinbase);
+}
+
+embedded::Coin FromCore(const ::Coin& c) {
+  const CScript& s = c.out.scriptPubKey;
+  return embedded::Coin(c.out.nValue, embedded::Script(s.begin(), s.end()), c.nHeight, c.fCoinBase);
+}
+
+// Core's logger buffers messages until it is started; a kernel user that wants none disables it, once
+// (DisableLogging asserts it runs before the logger is started).
+void QuietCoreLogging() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (LogInstance().Enabled()) LogInstance().DisableLogging();
+  });
+}
+
+// An Env that forwards everything to the caller's in-memory Env; Core deletes it on close, not the target.
+class ForwardingEnv final : public leveldb::EnvWrapper {
+ public:
+  explicit ForwardingEnv(leveldb::Env* target) : leveldb::EnvWrapper(target) {}
+};
+
+// The adapter open in progress on this thread (the wraps act only while it is set), and the stores whose
+// Core wrappers are open, for the WriteBatch wrap to find its store.
+thread_local CoinsStore* opening = nullptr;
+thread_local leveldb::Env* opening_env = nullptr;
+thread_local std::optional<Obfuscation::KeyBytes> key_to_inject;
+std::mutex stores_mutex;
+std::vector<std::pair<const CDBWrapper*, CoinsStore*>> open_stores;
+
+}  // namespace
+
+struct CoinsStore::Hooks {
+  static void Constructed(const CDBWrapper* db) {
+    if (opening != nullptr) opening->core_db_ = db;
+  }
+  static void Opened(leveldb::DB* db) {
+    if (opening != nullptr) opening->raw_db_ = db;
+  }
+  static void Wrote(const CDBWrapper* db) {
+    CoinsStore* store = nullptr;
+    {
+      const std::lock_guard lock(stores_mutex);
+      for (const auto& [wrapper, s] : open_stores) {
+        if (wrapper == db) store = s;
+      }
+    }
+    if (store != nullptr) store->AfterCoreBatch();
+  }
+  static void Register(CoinsStore* store) {
+    const std::lock_guard lock(stores_mutex);
+    open_stores.emplace_back(store->core_db_, store);
+  }
+  static void Unregister(CoinsStore* store) {
+    const std::lock_guard lock(stores_mutex);
+    std::erase_if(open_stores, [&](const auto& entry) { return entry.second == store; });
+  }
+};
+
+// The link-level wraps (`-Wl,--wrap=<symbol>`, core/CMakeLists.txt): the linker sends Core's calls of
+// <symbol> to __wrap_<symbol> and __real_<symbol> to the original. Declared here as free functions under
+// those assembler names; a member function's `this` is its first argument in the Itanium C++ ABI.
+namespace wraps {
+
+leveldb::Env* RealNewMemEnv(leveldb::Env* base) __asm__("__real__ZN7leveldb9NewMemEnvEPNS_3EnvE");
+leveldb::Env* WrapNewMemEnv(leveldb::Env* base) __asm__("__wrap__ZN7leveldb9NewMemEnvEPNS_3EnvE");
+leveldb::Env* WrapNewMemEnv(leveldb::Env* base) {
+  if (opening_env != nullptr) return new ForwardingEnv(opening_env);
+  return RealNewMemEnv(base);
+}
+
+leveldb::Status RealOpen(const leveldb::Options& options, const std::string& name, leveldb::DB** db) __asm__(
+    "__real__ZN7leveldb2DB4OpenERKNS_7OptionsERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEPPS0_");
+leveldb::Status WrapOpen(const leveldb::Options& options, const std::string& name, leveldb::DB** db) __asm__(
+    "__wrap__ZN7leveldb2DB4OpenERKNS_7OptionsERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEPPS0_");
+leveldb::Status WrapOpen(const leveldb::Options& options, const std::string& name, leveldb::DB** db) {
+  leveldb::Status status = RealOpen(options, name, db);
+  if (status.ok()) CoinsStore::Hooks::Opened(*db);
+  return status;
+}
+
+void RealConstruct(CDBWrapper* self, const DBParams& params) __asm__("__real__ZN10CDBWrapperC1ERK8DBParams");
+void WrapConstruct(CDBWrapper* self, const DBParams& params) __asm__("__wrap__ZN10CDBWrapperC1ERK8DBParams");
+void WrapConstruct(CDBWrapper* self, const DBParams& params) {
+  RealConstruct(self, params);
+  CoinsStore::Hooks::Constructed(self);
+}
+
+void RealWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) __asm__("__real__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
+void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) __asm__("__wrap__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
+void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) {
+  RealWriteBatch(self, batch, sync);
+  CoinsStore::Hooks::Wrote(self);
+}
+
+void RealFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept __asm__(
+    "__real__ZN17FastRandomContext8fillrandESt4spanISt4byteLm18446744073709551615EE");
+void WrapFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept __asm__(
+    "__wrap__ZN17FastRandomContext8fillrandESt4spanISt4byteLm18446744073709551615EE");
+void WrapFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept {
+  // The one draw of a new database's key (Obfuscation::KEY_SIZE bytes), once per open.
+  if (opening != nullptr && key_to_inject && out.size() == Obfuscation::kKeySize) {
+    std::memcpy(out.data(), key_to_inject->data(), out.size());
+    key_to_inject.reset();
+    return;
+  }
+  RealFillrand(self, out);
+}
+
+}  // namespace wraps
+
+CoinsStore::CoinsStore(const Options& options)
+    : path_(options.path), env_(options.env), batch_size_(options.batch_size), view_(std::make_unique<ViewStorage>()) {
+  if (options.path.empty()) throw std::invalid_argument("coins store: empty database path");
+  if (options.batch_size == 0) throw std::invalid_argument("coins store: dbbatchsize must be at least 1 byte, got 0");
+  QuietCoreLogging();
+  Open(options.new_obfuscation_key);
+}
+
+CoinsStore::~CoinsStore() { Close(); }
+
+void CoinsStore::Open(const std::optional<Obfuscation::KeyBytes>& key) {
+  uint256 seed;
+  std::fill(seed.begin(), seed.end(), kRandomSeedByte);
+  MakeRandDeterministicDANGEROUS(seed);
+  DBParams params{
+      .path = fs::PathFromString(path_),
+      .cache_bytes = kCacheBytes,
+      .memory_only = env_ != nullptr,
+      .wipe_data = false,
+      .obfuscate = key.has_value(),
+  };
+  opening = this;
+  opening_env = env_;
+  key_to_inject = key;
+  struct Reset {
+    ~Reset() {
+      opening = nullptr;
+      opening_env = nullptr;
+      key_to_inject.reset();
+    }
+  } reset;
+  try {
+    view_->db.emplace(std::move(params), CoinsViewOptions{.batch_write_bytes = batch_size_});
+  } catch (const std::exception& e) {
+    core_db_ = nullptr;
+    raw_db_ = nullptr;
+    const bool known = dynamic_cast<const dbwrapper_error*>(&e) || dynamic_cast<const std::filesystem::filesystem_error*>(&e);
+    if (!known) throw;
+    throw StoreError(std::string("coins store: cannot open ") + path_ + ": " + e.what());
+  }
+  if (core_db_ == nullptr || raw_db_ == nullptr) {
+    view_->db.reset();
+    throw std::logic_error("coins store: the link-level wraps did not see Core open the database (link with "
+                           "core_subject's --wrap options)");
+  }
+  Hooks::Register(this);
+  // The key Core uses: Core's HexKey() is the key's 8 bytes in order.
+  const std::vector<unsigned char> bytes = ParseHex(dbwrapper_private::GetObfuscation(*core_db_).HexKey());
+  Obfuscation::KeyBytes in_use{};
+  if (bytes.size() != in_use.size()) throw std::logic_error("coins store: Core's obfuscation key is not 8 bytes");
+  std::copy(bytes.begin(), bytes.end(), in_use.begin());
+  obfuscation_ = Obfuscation(in_use);
+}
+
+void CoinsStore::Close() {
+  Hooks::Unregister(this);
+  view_->db.reset();
+  core_db_ = nullptr;
+  raw_db_ = nullptr;
+  partial_writes_ = 0;
+}
+
+void CoinsStore::set_batch_size(size_t bytes) {
+  if (bytes == 0) throw std::invalid_argument("coins store: dbbatchsize must be at least 1 byte, got 0");
+  if (bytes == batch_size_) return;
+  batch_size_ = bytes;
+  // The database exists now: an existing key is read back, none is created.
+  Close();
+  Open(std::nullopt);
+}
+
+::CCoinsView* CoinsStore::CoreView() { return &*view_->db; }
+
+std::optional<embedded::Coin> CoinsStore::PeekCoin(const embedded::OutPoint& outpoint) const {
+  try {
+    if (const auto coin = view_->db->GetCoin(ToCore(outpoint))) return FromCore(*coin);
+    return std::nullopt;
+  } catch (const dbwrapper_error& e) {
+    throw StoreError(std::string("coins store: read: ") + e.what());
+  }
+}
+
+bool CoinsStore::HaveCoin(const embedded::OutPoint& outpoint) {
+  try {
+    return view_->db->HaveCoin(ToCore(outpoint));
+  } catch (const dbwrapper_error& e) {
+    throw StoreError(std::string("coins store: read: ") + e.what());
+  }
+}
+
+embedded::Hash256 CoinsStore::GetBestBlock() const {
+  try {
+    return FromCore(view_->db->GetBestBlock());
+  } catch (const dbwrapper_error& e) {
+    throw StoreError(std::string("coins store: read: ") + e.what());
+  }
+}
+
+std::optional<std::pair<embedded::Hash256, embedded::Hash256>> CoinsStore::GetHeadBlocks() const {
+  std::vector<uint256> heads;
+  try {
+    heads = view_->db->GetHeadBlocks();
+  } catch (const dbwrapper_error& e) {
+    throw StoreError(std::string("coins store: read: ") + e.what());
+  }
+  if (heads.size() != 2) return std::nullopt;
+  return std::pair(FromCore(heads[0]), FromCore(heads[1]));
+}
+
+void CoinsStore::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) {
+  view_->db->BatchWrite(cursor.core(), ToCore(best_block));
+}
+
+void CoinsStore::AfterCoreBatch() {
+  std::string best;
+  const leveldb::Status status = raw_db_->Get(leveldb::ReadOptions(), leveldb::Slice("B", 1), &best);
+  if (status.ok()) {  // the final batch records the best block; no partial batch does
+    partial_writes_ = 0;
+    return;
+  }
+  if (!status.IsNotFound()) throw StoreError("coins store: read: " + status.ToString());
+  ++partial_writes_;
+  if (!after_partial_write) return;
+  try {
+    after_partial_write(partial_writes_);
+  } catch (...) {
+    partial_writes_ = 0;  // the flush is abandoned here
+    throw;
+  }
+}
+
+void CoinsStore::ForEachRaw(const std::function<void(std::string_view, std::string_view)>& visit) const {
+  std::unique_ptr<leveldb::Iterator> it(raw_db_->NewIterator(leveldb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    visit({it->key().data(), it->key().size()}, {it->value().data(), it->value().size()});
+  }
+  if (!it->status().ok()) throw StoreError("coins store: iterate: " + it->status().ToString());
+}
+
+std::map<std::string, std::string> CoinsStore::RawContents() const {
+  std::map<std::string, std::string> out;
+  ForEachRaw([&](std::string_view key, std::string_view value) { out.emplace(key, value); });
+  return out;
+}
+
+}  // namespace core_adapter
