@@ -58,6 +58,12 @@ struct FramingCase {
   std::string ToString() const;
 };
 
+// `size` bytes of payload from `seed` that the subject's writer and reader take as a record: random bytes,
+// except for undo records when the subject's undo reader parses its payload (seam::kUndoHeaderChecked
+// false: Bitcoin Core's reads a serialized CBlockUndo): then a CBlockUndo serialization of exactly that
+// size (empty for size 0, which no CBlockUndo has).
+void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t seed);
+
 // The previous-block hash the reader expects for record i (also what the writer uses).
 Hash256 PrevHash(size_t i);
 // The size field value kSize writes: near the true size, at and past the limits, or huge.

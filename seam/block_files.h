@@ -5,6 +5,13 @@
 // little-endian length and the payload; undo records are followed by a 32-byte checksum over the previous
 // block hash and the payload. Reading a truncated, corrupt or oversized record throws FramingError (never
 // reads past the file's end or allocates from an unchecked length).
+// Where Bitcoin Core's contract differs, a constant says which way this build's subject goes (each is
+// explained in core/block_files.h):
+//   kRecordLimitIsParameter           the readers take the size limit as a parameter (else only kMaxRecordSize)
+//   kTruncatedRecordAllocatesNothing  a record cut short is found out before its payload is allocated
+//   kUndoHeaderChecked                the undo reader checks the magic and size field (else the payload
+//                                     must be a serialized CBlockUndo, which delimits itself)
+//   kWriterRejectsOversized           the writers refuse a payload over kMaxRecordSize
 #pragma once
 
 #include "seam/types.h"
@@ -22,6 +29,10 @@ using core_adapter::WriteUndoRecord;
 using core_adapter::kChecksumSize;
 using core_adapter::kMaxRecordSize;
 using core_adapter::kRecordHeaderSize;
+using core_adapter::kRecordLimitIsParameter;
+using core_adapter::kTruncatedRecordAllocatesNothing;
+using core_adapter::kUndoHeaderChecked;
+using core_adapter::kWriterRejectsOversized;
 }  // namespace seam
 #else
 #include "src/io/framing.h"
@@ -36,5 +47,9 @@ using embedded::WriteUndoRecord;
 using embedded::kChecksumSize;
 using embedded::kMaxRecordSize;
 using embedded::kRecordHeaderSize;
+inline constexpr bool kRecordLimitIsParameter = true;
+inline constexpr bool kTruncatedRecordAllocatesNothing = true;
+inline constexpr bool kUndoHeaderChecked = true;
+inline constexpr bool kWriterRejectsOversized = true;
 }  // namespace seam
 #endif

@@ -7,7 +7,16 @@
 //                                 a short read, a failed write, a seek past the end or use after Close
 //                                 throws IoError and leaves the position where it was documented to be.
 //   BufferedWriter(AutoFile&, n)  buffers up to n bytes; Flush() and the destructor write them through.
-//   BufferedReader(AutoFile&, n)  reads ahead n bytes; Read() of more than what is left throws IoError.
+//   BufferedReader(AutoFile&&, n) reads ahead n bytes; Read() of more than what is left throws IoError.
+// Where Bitcoin Core's contract differs, a constant says which way this build's subject goes (each is
+// explained in core/file_io.h):
+//   kShortIgnorePositionExact    after an Ignore that comes up short, the position is past the bytes skipped
+//   kSizeUnknownPositionThrows   Size() throws (rather than returning nothing) when the position is unknown
+//   kFailedWriteRemembered       a failed write makes later writes and Close() throw
+//   kWriterSurvivesFailedFlush   a writer whose flush failed drops its data and can be destroyed safely
+//   kZeroBufferSizeIsOne         a buffer size of 0 is taken as 1
+//   kDirectionChangeSeeks        switching between reading and writing seeks (and fails if seeking fails)
+//   kPositionUnknownAfterFailedSeek  a seek or Size() that fails midway leaves the position unknown
 #pragma once
 
 #include "seam/types.h"
@@ -19,6 +28,13 @@ using core_adapter::AutoFile;
 using core_adapter::BufferedReader;
 using core_adapter::BufferedWriter;
 using core_adapter::IoError;
+using core_adapter::kFailedWriteRemembered;
+using core_adapter::kShortIgnorePositionExact;
+using core_adapter::kSizeUnknownPositionThrows;
+using core_adapter::kWriterSurvivesFailedFlush;
+using core_adapter::kZeroBufferSizeIsOne;
+using core_adapter::kDirectionChangeSeeks;
+using core_adapter::kPositionUnknownAfterFailedSeek;
 }  // namespace seam
 #else
 #include "src/io/buffered.h"
@@ -28,5 +44,12 @@ using embedded::AutoFile;
 using embedded::BufferedReader;
 using embedded::BufferedWriter;
 using embedded::IoError;
+inline constexpr bool kShortIgnorePositionExact = true;
+inline constexpr bool kSizeUnknownPositionThrows = false;
+inline constexpr bool kFailedWriteRemembered = true;
+inline constexpr bool kWriterSurvivesFailedFlush = true;
+inline constexpr bool kZeroBufferSizeIsOne = true;
+inline constexpr bool kDirectionChangeSeeks = true;
+inline constexpr bool kPositionUnknownAfterFailedSeek = true;
 }  // namespace seam
 #endif

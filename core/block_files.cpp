@@ -1,0 +1,286 @@
+#include "core/block_files.h"
+
+#include <chain.h>
+#include <dbwrapper.h>
+#include <flatfile.h>
+#include <hash.h>
+#include <kernel/blockmanager_opts.h>
+#include <kernel/chainparams.h>
+#include <kernel/cs_main.h>
+#include <kernel/notifications_interface.h>
+#include <logging.h>
+#include <node/blockstorage.h>
+#include <serialize.h>
+#include <streams.h>
+#include <sync.h>
+#include <undo.h>
+#include <util/fs.h>
+#include <util/signalinterrupt.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace core_adapter {
+namespace {
+
+// The chains whose message start a caller may name; built once.
+const CChainParams& ChainFor(const MessageStart& magic) {
+  static const std::vector<std::unique_ptr<const CChainParams>> chains = [] {
+    std::vector<std::unique_ptr<const CChainParams>> v;
+    v.push_back(CChainParams::Main());
+    v.push_back(CChainParams::TestNet());
+    v.push_back(CChainParams::TestNet4());
+    v.push_back(CChainParams::RegTest({}));
+    return v;
+  }();
+  for (const auto& c : chains) {
+    if (c->MessageStart() == magic) return *c;
+  }
+  throw std::invalid_argument("no Bitcoin Core chain has this message start");
+}
+
+// Core's log, as the adapter hears it: the lines logged since the last Clear(). Core says why a read
+// failed only there. Nothing is printed or written to a file.
+class LogListener {
+ public:
+  static LogListener& Get() {
+    static LogListener listener;
+    return listener;
+  }
+  void Clear() {
+    std::lock_guard lock(mu_);
+    lines_.clear();
+  }
+  std::string Lines() {
+    std::lock_guard lock(mu_);
+    return lines_;
+  }
+
+ private:
+  LogListener() {
+    LogInstance().m_print_to_console = false;
+    LogInstance().m_print_to_file = false;
+    LogInstance().PushBackCallback([this](const std::string& line) {
+      std::lock_guard lock(mu_);
+      if (lines_.size() < 4096) lines_ += line;
+    });
+    if (!LogInstance().StartLogging()) throw std::runtime_error("Bitcoin Core's logger did not start");
+  }
+  std::mutex mu_;
+  std::string lines_;
+};
+
+// The scratch blocks directory and the BlockManager on it, rebuilt when the chain or the key changes (Core
+// reads xor.dat only when a BlockManager starts).
+class Scratch {
+ public:
+  static Scratch& Get() {
+    static Scratch scratch;
+    return scratch;
+  }
+
+  const node::BlockManager& Manager(const CChainParams& chain, const Obfuscation& key) {
+    if (manager_ && chain_ == &chain && key_ == key.key()) return *manager_;
+    manager_.reset();
+    const fs::path xor_path = blocks_ / "xor.dat";
+    std::filesystem::remove(xor_path);
+    AutoFile xor_file(std::fopen(fs::PathToString(xor_path).c_str(), "wb"));
+    const auto k = key.key();
+    xor_file.Write(k);
+    xor_file.Close();
+    node::BlockManager::Options opts{
+        .chainparams = chain,
+        .blocks_dir = blocks_,
+        .notifications = notifications_,
+        .block_tree_db_params = DBParams{.path = blocks_ / "index", .cache_bytes = 1 << 20, .memory_only = true},
+    };
+    manager_ = std::make_unique<node::BlockManager>(interrupt_, std::move(opts));
+    chain_ = &chain;
+    key_ = key.key();
+    return *manager_;
+  }
+
+  // Replaces blk00000.dat (or rev00000.dat) with `bytes` (unless it holds them already: reading a file
+  // record after record stages the same bytes each time).
+  void Place(const std::string& name, std::vector<uint8_t> bytes) {
+    std::vector<uint8_t>& placed = placed_[name];
+    if (placed == bytes && std::filesystem::exists(blocks_ / fs::u8path(name))) return;
+    placed.clear();
+    const std::string path = fs::PathToString(blocks_ / fs::u8path(name));
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0) {
+      throw IoError("cannot write the scratch file " + path);
+    }
+    placed = std::move(bytes);
+  }
+
+ private:
+  Scratch() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "core_block_files.XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+    root_ = fs::PathFromString(pattern);
+    blocks_ = root_ / "blocks";
+    std::filesystem::create_directories(blocks_);
+    LogListener::Get();
+  }
+  ~Scratch() {
+    manager_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+
+  fs::path root_;
+  fs::path blocks_;
+  util::SignalInterrupt interrupt_;
+  kernel::Notifications notifications_;
+  std::unique_ptr<node::BlockManager> manager_;
+  std::map<std::string, std::vector<uint8_t>> placed_;
+  const CChainParams* chain_ = nullptr;
+  Obfuscation::KeyBytes key_{};
+};
+
+uint256 ToCore(const embedded::Hash256& h) { return uint256{std::span<const unsigned char, 32>(h.bytes)}; }
+
+std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_bytes(s); }
+
+// The whole file's raw (still obfuscated) bytes; the file position is put back where it was.
+std::vector<uint8_t> RawContents(AutoFile& in, uint64_t position) {
+  std::FILE* f = in.handle();
+  if (f == nullptr) throw IoError("ReadRecord: file handle is nullptr");
+  std::vector<uint8_t> bytes;
+  if (std::fseek(f, 0, SEEK_END) != 0) throw IoError("ReadRecord: fseek failed");
+  const long size = std::ftell(f);
+  if (size < 0 || std::fseek(f, 0, SEEK_SET) != 0) throw IoError("ReadRecord: the file's size is unknown");
+  bytes.resize(static_cast<size_t>(size));
+  if (std::fread(bytes.data(), 1, bytes.size(), f) != bytes.size()) throw IoError("ReadRecord: fread failed");
+  in.Seek(static_cast<int64_t>(position), SEEK_SET);
+  return bytes;
+}
+
+// Copies `in` into the scratch directory as `name` and returns the BlockManager to read it with, and the
+// position of the payload (the record's start plus the header) as Core's 32-bit file offset.
+std::pair<const node::BlockManager*, unsigned int> Stage(AutoFile& in, const MessageStart& magic, uint32_t max_size,
+                                                         const char* name, uint64_t& start) {
+  if (max_size != kMaxRecordSize) {
+    throw std::invalid_argument("Bitcoin Core's record reader has a fixed size limit (MAX_SIZE)");
+  }
+  const CChainParams& chain = ChainFor(magic);
+  const auto position = in.Position();
+  if (!position) throw IoError("ReadRecord: position unknown");
+  if (*position + kRecordHeaderSize > UINT32_MAX) throw IoError("ReadRecord: past Core's 32-bit file offsets");
+  start = *position;
+  Scratch& scratch = Scratch::Get();
+  scratch.Place(name, RawContents(in, start));
+  const node::BlockManager& manager = scratch.Manager(chain, in.obfuscation());
+  LogListener::Get().Clear();
+  return {&manager, static_cast<unsigned int>(start + kRecordHeaderSize)};
+}
+
+// The kind of a failure from what Core logged about it.
+[[noreturn]] void Fail(const char* what) {
+  const std::string log = LogListener::Get().Lines();
+  const auto has = [&](const char* s) { return log.find(s) != std::string::npos; };
+  FramingError::Kind kind;
+  if (has("magic mismatch")) {
+    kind = FramingError::Kind::kBadMagic;
+  } else if (has("larger than maximum deserialization size")) {
+    kind = FramingError::Kind::kTooLarge;
+  } else if (has("Checksum mismatch")) {
+    kind = FramingError::Kind::kBadChecksum;
+  } else if (has("Read from block file failed") || has("Deserialize or I/O error")) {
+    kind = FramingError::Kind::kTruncated;
+  } else {
+    throw IoError(std::string(what) + " failed, and Core logged no reason the adapter knows: " + log);
+  }
+  throw FramingError(kind, std::string(what) + ": " + log);
+}
+
+}  // namespace
+
+const char* ToString(FramingError::Kind kind) {
+  switch (kind) {
+    case FramingError::Kind::kTruncated: return "truncated";
+    case FramingError::Kind::kBadMagic: return "bad magic";
+    case FramingError::Kind::kTooLarge: return "too large";
+    case FramingError::Kind::kBadChecksum: return "bad checksum";
+  }
+  return "unknown";
+}
+
+embedded::Hash256 UndoChecksum(const embedded::Hash256& prev_block_hash, std::span<const uint8_t> payload) {
+  HashWriter hasher{};
+  hasher << ToCore(prev_block_hash) << Bytes(payload);
+  const uint256 sum = hasher.GetHash();
+  embedded::Hash256 out;
+  std::copy(sum.begin(), sum.end(), out.bytes.begin());
+  return out;
+}
+
+void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload) {
+  const auto size = static_cast<unsigned int>(payload.size());
+  try {
+    out.core() << magic << size << Bytes(payload);
+  } catch (const std::ios_base::failure& e) {
+    throw IoError(e.what());
+  }
+  out.Account(kRecordHeaderSize + payload.size());
+}
+
+void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
+                     std::span<const uint8_t> payload) {
+  const auto size = static_cast<uint32_t>(payload.size());
+  try {
+    out.core() << magic << size;
+    HashWriter hasher{};
+    hasher << ToCore(prev_block_hash) << Bytes(payload);
+    out.core() << Bytes(payload) << hasher.GetHash();
+  } catch (const std::ios_base::failure& e) {
+    throw IoError(e.what());
+  }
+  out.Account(kRecordHeaderSize + payload.size() + kChecksumSize);
+}
+
+void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {
+  uint64_t start = 0;
+  const auto [manager, pos] = Stage(in, magic, max_size, "blk00000.dat", start);
+  std::vector<std::byte> block;
+  if (!manager->ReadRawBlock(block, FlatFilePos{0, pos})) Fail("ReadRawBlock");
+  payload.resize(block.size());
+  std::copy(block.begin(), block.end(), reinterpret_cast<std::byte*>(payload.data()));
+  in.Seek(static_cast<int64_t>(start + kRecordHeaderSize + block.size()), SEEK_SET);
+}
+
+void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
+                    std::vector<uint8_t>& payload, uint32_t max_size) {
+  uint64_t start = 0;
+  const auto [manager, pos] = Stage(in, magic, max_size, "rev00000.dat", start);
+  // The block whose undo data this is, and its parent, whose hash the checksum covers.
+  const uint256 prev_hash = ToCore(prev_block_hash);
+  CBlockIndex parent;
+  parent.phashBlock = &prev_hash;
+  CBlockIndex index;
+  index.pprev = &parent;
+  {
+    LOCK(::cs_main);
+    index.nFile = 0;
+    index.nUndoPos = pos;
+    index.nStatus |= BLOCK_HAVE_UNDO;
+  }
+  CBlockUndo undo;
+  if (!manager->ReadBlockUndo(undo, index)) Fail("ReadBlockUndo");
+  DataStream serialized;
+  serialized << undo;
+  payload.resize(serialized.size());
+  std::copy(serialized.begin(), serialized.end(), reinterpret_cast<std::byte*>(payload.data()));
+  in.Seek(static_cast<int64_t>(start + kRecordHeaderSize + payload.size() + kChecksumSize), SEEK_SET);
+}
+
+}  // namespace core_adapter

@@ -1,0 +1,79 @@
+// Bitcoin Core side of seam/block_files.h: block and undo record framing (src/io/framing.h) over Core's
+// node::BlockManager (node/blockstorage.cpp).
+//
+// The seam reads a record from any file at any offset; BlockManager reads only blk?????.dat and rev?????.dat
+// in its blocks directory, at a position from the block index, with the key in that directory's xor.dat.
+// So the adapter keeps a scratch blocks directory (unique per process, removed at exit) and, for each read,
+// copies the file's raw (obfuscated) bytes to blk00000.dat or rev00000.dat, makes sure the BlockManager
+// there was started with an xor.dat holding the file's key, and asks Core for the record at the file's
+// position: ReadRawBlock for a block record, ReadBlockUndo (with a block index whose parent has the given
+// hash) for an undo record. Core reports a failed read only in its log; the adapter listens to Core's log
+// and turns the message into the FramingError kind. Writing goes through Core's BufferedWriter with Core's
+// serializer and HashWriter, statement for statement as WriteBlock and WriteBlockUndo frame a record
+// (BlockManager itself writes only whole CBlock/CBlockUndo objects at positions it chooses).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/file_io.h"
+#include "src/coins/outpoint.h"  // embedded::Hash256, the suite's 256-bit hash
+
+namespace core_adapter {
+
+using MessageStart = std::array<uint8_t, 4>;
+
+inline constexpr size_t kRecordHeaderSize = 8;
+inline constexpr size_t kChecksumSize = 32;
+// Core's MAX_SIZE, the limit ReadRawBlock checks before allocating.
+inline constexpr uint32_t kMaxRecordSize = 0x02000000;
+
+// Core's limit is fixed (MAX_SIZE); the embedded reader takes it as a parameter. The adapter accepts only
+// kMaxRecordSize and throws std::invalid_argument for anything else.
+inline constexpr bool kRecordLimitIsParameter = false;
+// ReadRawBlock allocates the size field's bytes (up to MAX_SIZE, zeroed) before it finds the file too
+// short; the embedded reader checks the file's length first. (The adapter fills the caller's vector only
+// on success, so the caller cannot see Core's allocation either way.)
+inline constexpr bool kTruncatedRecordAllocatesNothing = false;
+// ReadBlockUndo starts at the payload (the index stores the position after the header) and checks neither
+// the magic nor the size field: the payload's own encoding, a serialized CBlockUndo, says where it ends.
+// Payloads that are not a CBlockUndo are rejected; a successful read returns Core's CBlockUndo serialized
+// again, and the file position is set after its checksum.
+inline constexpr bool kUndoHeaderChecked = false;
+// WriteBlock / WriteBlockUndo do not check the payload's size: nothing is rejected as too large.
+inline constexpr bool kWriterRejectsOversized = false;
+
+class FramingError : public IoError {
+ public:
+  enum class Kind : uint8_t {
+    kTruncated = 0,    // Core: the read failed (for undo records also: the payload is not a CBlockUndo)
+    kBadMagic = 1,
+    kTooLarge = 2,
+    kBadChecksum = 3,
+  };
+  FramingError(Kind kind, const std::string& message) : IoError(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+const char* ToString(FramingError::Kind kind);
+
+// Core's HashWriter over the previous block hash and the payload bytes (double SHA-256).
+embedded::Hash256 UndoChecksum(const embedded::Hash256& prev_block_hash, std::span<const uint8_t> payload);
+
+void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload);
+void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
+                     std::span<const uint8_t> payload);
+
+// `magic` must be the message start of one of Core's chains (std::invalid_argument otherwise): it picks
+// the chain parameters the BlockManager is built with.
+void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload,
+                     uint32_t max_size = kMaxRecordSize);
+void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
+                    std::vector<uint8_t>& payload, uint32_t max_size = kMaxRecordSize);
+
+}  // namespace core_adapter

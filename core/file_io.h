@@ -1,0 +1,154 @@
+// Bitcoin Core side of seam/file_io.h: the embedded AutoFile, BufferedWriter and BufferedReader interface
+// (src/io/file.h, src/io/buffered.h) over Core's AutoFile, BufferedWriter<AutoFile> and
+// BufferedReader<AutoFile> (streams.h), obfuscated with Core's Obfuscation (core/obfuscation.h).
+//
+// Core signals errors with std::ios_base::failure; every adapter call turns one into IoError carrying
+// Core's message. Ownership mirrors the embedded classes: AutoFile owns its FILE*, a BufferedWriter refers
+// to a file the caller keeps, a BufferedReader owns the file moved into it (Core's reader only refers to
+// it, so the adapter keeps the file beside Core's reader). Where Core's contract differs, the adapter passes
+// Core's behaviour through and says so in a constant below (the harness reads them through seam/file_io.h;
+// the README's differences table has one row each).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+
+#include "core/obfuscation.h"
+
+class AutoFile;  // Bitcoin Core's
+template <typename S>
+class BufferedWriter;  // Bitcoin Core's
+
+namespace core_adapter {
+
+// An ignore that comes up short leaves Core's position short of the file's: Core counts only the whole
+// 4 KiB chunks it skipped, not the bytes of the last, partial one that fread consumed.
+inline constexpr bool kShortIgnorePositionExact = false;
+// size() needs the position: Core throws when it is unknown (the embedded Size() returns nothing).
+inline constexpr bool kSizeUnknownPositionThrows = true;
+// Core keeps no record of a failed write: its position stays where the write started, later writes are
+// attempted and Close() reports only what fclose says (the embedded file marks itself failed, forgets its
+// position, and every later write and Close() throws).
+inline constexpr bool kFailedWriteRemembered = false;
+// Core's BufferedWriter keeps a buffer whose flush failed: it stays full, later writes are dropped without
+// an error, and the destructor retries the flush, which ends the program (std::terminate) if it throws
+// again. The embedded writer drops the data, marks the file failed and never throws from its destructor.
+inline constexpr bool kWriterSurvivesFailedFlush = false;
+// Core switches a stream from reading to writing without a positioning call (C requires one; glibc
+// tolerates it, so a failing seek there goes unnoticed); the embedded file seeks on every change of direction.
+inline constexpr bool kDirectionChangeSeeks = false;
+// A seek whose ftell fails, and a size() that cannot seek back, leave Core's previous position in place (the
+// embedded file forgets its position: it no longer knows where the stream is).
+inline constexpr bool kPositionUnknownAfterFailedSeek = false;
+// A BufferedWriter or BufferedReader of size 0: Core takes the size as given (a writer of size 0 drops
+// every byte); the embedded classes take it as 1. The adapter passes the size through unchanged.
+inline constexpr bool kZeroBufferSizeIsOne = false;
+
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class CoreAutoFile;  // Core's AutoFile with its protected FILE* and position readable (core/file_io.cpp)
+struct CoreWriter;
+struct CoreReader;
+
+class AutoFile {
+ public:
+  // Takes ownership of `file` (null is allowed: Core then throws from every operation but Close).
+  explicit AutoFile(std::FILE* file, const Obfuscation& obfuscation = {});
+  // Closes the file with Core's fclose() if still open, printing a failure to stderr. (Core's own
+  // destructor requires a file that was written to be closed explicitly first.)
+  ~AutoFile();
+  // Core's AutoFile cannot move: the adapter moves its pointer to it and leaves a null Core file behind.
+  AutoFile(AutoFile&& other) noexcept;
+  AutoFile(const AutoFile&) = delete;
+  AutoFile& operator=(const AutoFile&) = delete;
+  AutoFile& operator=(AutoFile&&) = delete;
+
+  bool IsOpen() const;
+  // Core's m_position (its tell() throws when unknown).
+  std::optional<uint64_t> Position() const;
+  // The key the file was built with (Core has no getter; the adapter keeps a copy).
+  const Obfuscation& obfuscation() const { return obfuscation_; }
+
+  void Seek(int64_t offset, int origin);         // seek()
+  void Read(std::span<uint8_t> dst);              // read()
+  size_t ReadSome(std::span<uint8_t> dst);        // detail_fread(), what Core's readers refill with
+  void Ignore(uint64_t n);                        // ignore()
+  void Write(std::span<const uint8_t> src);       // write()
+  void WriteConsume(std::span<uint8_t> buf);      // write_buffer()
+  // fflush on Core's FILE*: Core has no call that only hands stdio's buffer to the system (Commit() also
+  // fsyncs). Throws IoError if fflush fails.
+  void Flush();
+  // size(); see kSizeUnknownPositionThrows.
+  std::optional<uint64_t> Size();
+  // fclose(): throws IoError if it returns non-zero. Closing a closed file does nothing.
+  void Close();
+
+  // For the other adapters (core/*.cpp): Core's object, and its FILE* (null when closed).
+  ::AutoFile& core();
+  std::FILE* handle() const;
+
+ private:
+  Obfuscation obfuscation_;
+  std::unique_ptr<CoreAutoFile> core_;
+};
+
+class BufferedWriter {
+ public:
+  static constexpr size_t kDefaultSize = size_t{1} << 16;  // Core's default
+
+  // `file` must outlive the writer.
+  explicit BufferedWriter(AutoFile& file, size_t size = kDefaultSize);
+  // Core's destructor flushes (see kWriterSurvivesFailedFlush).
+  ~BufferedWriter();
+  BufferedWriter(const BufferedWriter&) = delete;
+  BufferedWriter& operator=(const BufferedWriter&) = delete;
+
+  void Write(std::span<const uint8_t> src);  // write()
+  void Flush();                              // flush()
+
+  // Core does not expose its fill level; the adapter follows Core's rule (the buffer is written out
+  // each time it becomes full), so after n more bytes it holds (held + n) mod size.
+  size_t buffered() const { return used_; }
+  std::optional<uint64_t> Position() const;
+
+  // For the other adapters: Core's writer, and Account(n) after writing n bytes through it directly.
+  ::BufferedWriter<::AutoFile>& core();
+  void Account(size_t n);
+
+ private:
+  AutoFile& file_;
+  size_t size_;
+  size_t used_ = 0;
+  std::unique_ptr<CoreWriter> core_;
+};
+
+class BufferedReader {
+ public:
+  static constexpr size_t kDefaultSize = size_t{1} << 16;
+
+  explicit BufferedReader(AutoFile&& file, size_t size = kDefaultSize);
+  ~BufferedReader();
+  BufferedReader(const BufferedReader&) = delete;
+  BufferedReader& operator=(const BufferedReader&) = delete;
+
+  void Read(std::span<uint8_t> dst);  // read()
+  // Core's reader has no position: the adapter counts the bytes handed out. After a read that throws it
+  // is the file's position, since Core's reader throws only from a direct read of the file once its
+  // buffer is drained.
+  std::optional<uint64_t> Position() const { return position_; }
+
+ private:
+  AutoFile file_;
+  std::optional<uint64_t> position_;
+  std::unique_ptr<CoreReader> core_;  // refers to file_: declared after it, destroyed before it
+};
+
+}  // namespace core_adapter
