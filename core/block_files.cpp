@@ -1,4 +1,5 @@
 #include "core/block_files.h"
+#include "core/convert.h"
 
 #include <chain.h>
 #include <dbwrapper.h>
@@ -146,8 +147,6 @@ class Scratch {
   const CChainParams* chain_ = nullptr;
   Obfuscation::KeyBytes key_{};
 };
-
-uint256 ToCore(const embedded::Hash256& h) { return uint256{std::span<const unsigned char, 32>(h.bytes)}; }
 
 std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_bytes(s); }
 

@@ -1,4 +1,5 @@
 #include "core/coins_cache.h"
+#include "core/convert.h"
 
 #include <coins.h>
 #include <memusage.h>
@@ -12,40 +13,6 @@
 
 namespace core_adapter {
 namespace {
-
-// Conversions between the embedded vocabulary and Core's types, field by field.
-
-uint256 ToCore(const embedded::Hash256& h) { return uint256(std::span<const unsigned char>(h.bytes)); }
-
-embedded::Hash256 FromCore(const uint256& h) {
-  embedded::Hash256 out;
-  std::copy(h.begin(), h.end(), out.bytes.begin());
-  return out;
-}
-
-COutPoint ToCore(const embedded::OutPoint& o) { return COutPoint(Txid::FromUint256(ToCore(o.txid)), o.n); }
-
-embedded::OutPoint FromCore(const COutPoint& o) { return embedded::OutPoint{FromCore(o.hash.ToUint256()), o.n}; }
-
-// Core's Coin keeps the height in 31 bits.
-constexpr uint32_t kMaxCoreHeight = std::numeric_limits<uint32_t>::max() >> 1;
-
-::Coin ToCore(const embedded::Coin& c) {
-  if (c.height > kMaxCoreHeight) {
-    throw std::invalid_argument("coin height " + std::to_string(c.height) + " does not fit Core's 31-bit field");
-  }
-  return ::Coin(CTxOut(c.amount, CScript(c.script.data(), c.script.data() + c.script.size())), static_cast<int>(c.height), c.coinbase);
-}
-
-embedded::Coin FromCore(const ::Coin& c) {
-  const CScript& s = c.out.scriptPubKey;
-  return embedded::Coin(c.out.nValue, embedded::Script(s.data(), s.data() + s.size()), c.nHeight, c.fCoinBase);
-}
-
-std::optional<embedded::Coin> FromCore(const std::optional<::Coin>& c) {
-  if (!c) return std::nullopt;
-  return FromCore(*c);
-}
 
 uint8_t Flags(const CCoinsCacheEntry& e) {
   return (e.IsDirty() ? CacheEntry::kDirty : 0) | (e.IsFresh() ? CacheEntry::kFresh : 0);

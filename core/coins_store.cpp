@@ -1,4 +1,5 @@
 #include "core/coins_store.h"
+#include "core/convert.h"
 
 #include <coins.h>
 #include <dbwrapper.h>
@@ -43,27 +44,6 @@ namespace {
 constexpr size_t kCacheBytes = size_t{8} << 20;
 // The seed of Core's randomness at every open: any fixed value makes the runs reproducible.
 constexpr uint8_t kRandomSeedByte = 0x5c;
-
-uint256 ToCore(const embedded::Hash256& h) { return uint256{std::span<const unsigned char>(h.bytes)}; }
-
-embedded::Hash256 FromCore(const uint256& h) {
-  embedded::Hash256 out;
-  std::copy(h.begin(), h.end(), out.bytes.begin());
-  return out;
-}
-
-COutPoint ToCore(const embedded::OutPoint& o) { return COutPoint(Txid::FromUint256(ToCore(o.txid)), o.n); }
-
-::Coin ToCore(const embedded::Coin& c) {
-  if (c.IsSpent()) return ::Coin();
-  const CScript script(c.script.begin(), c.script.end());
-  return ::Coin(CTxOut(c.amount, script), static_cast<int>(c.height), c.coinbase);
-}
-
-embedded::Coin FromCore(const ::Coin& c) {
-  const CScript& s = c.out.scriptPubKey;
-  return embedded::Coin(c.out.nValue, embedded::Script(s.begin(), s.end()), c.nHeight, c.fCoinBase);
-}
 
 // Core's logger buffers messages until it is started; a kernel user that wants none disables it, once
 // (DisableLogging asserts it runs before the logger is started).

@@ -1,4 +1,5 @@
 #include "core/tx_check.h"
+#include "core/convert.h"
 
 #include <algorithm>
 #include <ios>
@@ -25,17 +26,9 @@
 namespace core_adapter {
 namespace {
 
-uint256 ToCore(const embedded::Hash256& h) { return uint256(std::span<const unsigned char>(h.bytes)); }
-
-embedded::Hash256 FromCore(const uint256& h) {
-  embedded::Hash256 out;
-  std::copy(h.begin(), h.end(), out.bytes.begin());
-  return out;
-}
-
-CScript ToCore(const embedded::Script& s) { return CScript(s.data(), s.data() + s.size()); }
-
-embedded::Script FromCore(const CScript& s) { return embedded::Script(s.data(), s.data() + s.size()); }
+// The overloads below add to convert.h's rather than hiding them.
+using core_adapter::FromCore;
+using core_adapter::ToCore;
 
 CMutableTransaction ToCore(const embedded::Transaction& tx) {
   CMutableTransaction out;

@@ -77,6 +77,10 @@ class CoinsStackModel {
   void SetBestBlock(int level, const Hash256& h) { levels_[level].best = h; }
   // The best block `level` reports: its own, else the nearest lower level's, else the base's (-1: the base).
   Hash256 BestBlock(int level) const;
+  // The best block a flush or sync of `level` hands down (see WriteDown); all zero when that is unset.
+  Hash256 ForwardedBestBlock(int level) const {
+    return seam::kWriteForwardsUnsetBestBlock ? levels_[level].best.value_or(Hash256{}) : BestBlock(level);
+  }
   // BestBlock as a GetBestBlock call on the subject's cache at `level` sees it, with its side effect where
   // the subject has one (seam::kGetBestBlockMemoizes: every level asked on the way down keeps the answer).
   Hash256 ReadBestBlock(int level);

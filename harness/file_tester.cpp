@@ -95,6 +95,7 @@ void FileIoTester::OpenAt(uint64_t offset) {
   HARNESS_CHECK(f != nullptr, "fdopen failed: ", std::strerror(errno));
   file_.emplace(f, seam::Obfuscation(model_.key()));
   position_ = offset;
+  direction_ = Direction::kNone;
 }
 
 std::span<const uint8_t> FileIoTester::Plain(uint32_t seed, uint32_t len) {
@@ -106,14 +107,26 @@ std::span<const uint8_t> FileIoTester::Plain(uint32_t seed, uint32_t len) {
   return {scratch_.plain, len};
 }
 
+// C lets a stream switch between output and input only across an fflush or a positioning call. The
+// embedded file makes that call itself; Core's AutoFile leaves it to its caller (kDirectionChangeSeeks), and
+// without it glibc silently drops buffered output when a read of a whole buffer follows a write.
+void FileIoTester::Use(Direction d) {
+  if (!seam::kDirectionChangeSeeks && direction_ != Direction::kNone && direction_ != d) file_->Seek(0, SEEK_CUR);
+  direction_ = d;
+}
+
 void FileIoTester::FlushWriterForDirectUse() {
-  if (writer_) writer_->Flush();
+  if (!writer_) return;
+  Use(Direction::kWriting);
+  writer_->Flush();
 }
 
 void FileIoTester::DropWriter() {
   if (!writer_) return;
+  Use(Direction::kWriting);
   writer_.reset();  // the destructor's flush, not ours
   file_->Flush();
+  direction_ = Direction::kNone;
   CheckDisk(false);
 }
 
@@ -209,12 +222,12 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       const auto data = Plain(step.seed, step.len);
       const std::span<uint8_t> src(scratch_.copy + (step.mech >> 3) % 8, data.size());  // any alignment
       std::copy(data.begin(), data.end(), src.begin());
+      if (op != FileOp::kBufferedWrite) FlushWriterForDirectUse();
+      Use(Direction::kWriting);
       if (op == FileOp::kWriteConsume) {
-        FlushWriterForDirectUse();
         file_->WriteConsume(src);
       } else {
         if (op == FileOp::kWrite) {
-          FlushWriterForDirectUse();
           file_->Write(src);
         } else {
           if (!writer_) writer_.emplace(*file_, kBufferSizes[step.mech % kBufferSizes.size()]);
@@ -232,6 +245,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       log_.Add(step);
       FlushWriterForDirectUse();
       file_->Flush();
+      direction_ = Direction::kNone;
       CheckDisk(false);
       break;
     case FileOp::kDropWriter:
@@ -250,6 +264,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       if (op == FileOp::kSeekCur) file_->Seek(target - static_cast<int64_t>(position_), SEEK_CUR);
       if (op == FileOp::kSeekEnd) file_->Seek(target - static_cast<int64_t>(model_.size()), SEEK_END);
       position_ = step.target;
+      direction_ = Direction::kNone;
       break;
     }
     case FileOp::kSeekBeforeStart: {
@@ -282,6 +297,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
           reader_->Read(dst);
         } else {
           FlushWriterForDirectUse();
+          Use(Direction::kReading);
           if (op == FileOp::kRead) file_->Read(dst);
           if (op == FileOp::kIgnore) file_->Ignore(step.len);
         }
@@ -296,6 +312,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
           HARNESS_CHECK(file_->Position().value_or(0) <= position_ + available, "position ",
                         file_->Position().value_or(0), " past the end of the file after a short ignore");
           file_->Seek(static_cast<int64_t>(position_ + available), SEEK_SET);
+          direction_ = Direction::kNone;
         }
       } else {
         CheckRead(dst.data(), position_, step.len, static_cast<size_t>(available), threw);
@@ -316,6 +333,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       if (!has_file) return false;
       log_.Add(step);
       DropWriter();
+      Use(Direction::kReading);
       reader_.emplace(std::move(*file_), kBufferSizes[step.mech % kBufferSizes.size()]);
       file_.reset();
       break;

@@ -84,6 +84,8 @@ class FileIoTester {
   void CheckDisk(bool all);
   void CheckRead(const uint8_t* dst, uint64_t at, uint32_t len, size_t got, bool threw);
   std::span<const uint8_t> Plain(uint32_t seed, uint32_t len);
+  enum class Direction { kNone, kReading, kWriting };
+  void Use(Direction d);
   void FlushWriterForDirectUse();
   void DropWriter();
   void OpenAt(uint64_t offset);
@@ -93,6 +95,7 @@ class FileIoTester {
   Scratch& scratch_;
   int fd_ = -1;
   uint64_t position_ = 0;  // the model's position (where the next logical read or write happens)
+  Direction direction_ = Direction::kNone;  // what file_'s FILE* did last since a seek or fflush
   std::optional<seam::AutoFile> file_;
   std::optional<seam::BufferedWriter> writer_;
   std::optional<seam::BufferedReader> reader_;

@@ -413,6 +413,9 @@ BOOST_AUTO_TEST_CASE(record_round_trips) {
         uint64_t size = rng.Chance(5) ? rng.Below(200000) : rng.Chance(50) ? rng.Below(64) : rng.Below(3000);
         if (undo && !seam::kUndoHeaderChecked) {
           if (size == 0) size = 1;  // no CBlockUndo is empty
+          // Core reads an undo script longer than MAX_SCRIPT_SIZE (10,000 bytes) back as OP_RETURN: only
+          // shorter ones round-trip.
+          size = std::min<uint64_t>(size, 10'000);
           payloads.emplace_back();
           harness::RecordPayload(true, payloads.back(), static_cast<uint32_t>(size), static_cast<uint32_t>(rng.Next()));
         } else {
@@ -441,7 +444,8 @@ BOOST_AUTO_TEST_CASE(record_round_trips) {
         } else {
           seam::ReadBlockRecord(in, kMagic, payload);
         }
-        BOOST_TEST_REQUIRE(payload == payloads[i], "record " << i);
+        BOOST_TEST_REQUIRE(payload == payloads[i], (undo ? "undo" : "block") << " record " << i << " of "
+                                                   << payloads[i].size() << " bytes read back as " << payload.size());
       }
       BOOST_TEST(in.Position() == std::optional<uint64_t>(size));
       BOOST_CHECK_EXCEPTION(seam::ReadBlockRecord(in, kMagic, payload), seam::FramingError,
@@ -737,16 +741,17 @@ BOOST_AUTO_TEST_CASE(full_disk_surfaces_as_errors) {
   {
     seam::AutoFile f = Open("/dev/full", "wb");
     BOOST_CHECK_THROW(f.Write(large), seam::IoError);  // larger than stdio's buffer: fails at once
+    // Without a remembered failure, Close() says what fclose says: nothing is left to flush, so success.
     if (seam::kFailedWriteRemembered) {
       BOOST_CHECK_THROW(f.Write(small), seam::IoError);  // the file stays failed
+      BOOST_CHECK_THROW(f.Close(), seam::IoError);
     }
-    BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
     seam::AutoFile f = Open("/dev/full", "wb");
     f.Write(small);
     BOOST_CHECK_THROW(f.Flush(), seam::IoError);
-    BOOST_CHECK_THROW(f.Close(), seam::IoError);
+    if (seam::kFailedWriteRemembered) BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
 }
 
@@ -780,7 +785,7 @@ BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
     seam::AutoFile f(raw);
     f.Write(small);
     BOOST_CHECK_THROW(f.Seek(0, SEEK_SET), seam::IoError);  // the pending data fails to flush first
-    BOOST_CHECK_THROW(f.Close(), seam::IoError);
+    if (seam::kFailedWriteRemembered) BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
     // Not closed explicitly: the destructor reports the lost data on stderr (it cannot throw).
@@ -829,7 +834,7 @@ BOOST_AUTO_TEST_CASE(file_size_limit_fails_part_way) {
     }
     try {
       f.Close();
-      status = 2;  // closing reported success for an incomplete file
+      if (seam::kFailedWriteRemembered) status = 2;  // closing reported success for an incomplete file
     } catch (const seam::IoError&) {
     }
     _exit(status);
