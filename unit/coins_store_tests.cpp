@@ -504,11 +504,14 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
         options.path = dir.path;
         WriteOldState(*std::make_unique<seam::CoinsStore>(options));
       }
+      // unit/CMakeLists.txt builds the child beside this executable. Found at run time rather than compiled
+      // in, so this file's object does not depend on where the build tree is (ccache reuses it across clones).
+      const std::string child = (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "store_crash_child").string();
       const pid_t pid = fork();
       BOOST_REQUIRE(pid >= 0);
       if (pid == 0) {
         const std::string arg = std::to_string(k);
-        execl(STORE_CRASH_CHILD, STORE_CRASH_CHILD, dir.path.c_str(), arg.c_str(), static_cast<char*>(nullptr));
+        execl(child.c_str(), child.c_str(), dir.path.c_str(), arg.c_str(), static_cast<char*>(nullptr));
         _exit(127);
       }
       int status = 0;
