@@ -29,9 +29,22 @@
 // declares it the same way): makes every later draw of Core's randomness a function of `seed`.
 void MakeRandDeterministicDANGEROUS(const uint256& seed) noexcept;
 
+// CCoinsViewDB keeps its CoinsViewOptions in a protected member, read afresh by every BatchWrite, and has no
+// setter (Core takes -dbbatchsize once, at start-up). set_batch_size changes it in place between flushes:
+// reopening the database for every new batch size made a fuzz input's flushes cost a LevelDB open each.
+// The member is reached through a pointer to member formed in an explicit instantiation, which the
+// language exempts from access checking ([temp.spec.general]); if Core renames the member this stops
+// compiling, never silently.
+template <CoinsViewOptions CCoinsViewDB::*Member>
+struct CoinsViewOptionsAccess {
+  friend CoinsViewOptions CCoinsViewDB::*CoinsViewOptionsMember() { return Member; }
+};
+CoinsViewOptions CCoinsViewDB::*CoinsViewOptionsMember();
+template struct CoinsViewOptionsAccess<&CCoinsViewDB::m_options>;
+
 namespace core_adapter {
 
-// Core's view, built and rebuilt in place (see set_batch_size).
+// Core's view, built in place so that CoreView() never moves.
 struct CoinsStore::ViewStorage {
   std::optional<CCoinsViewDB> db;
 };
@@ -215,9 +228,7 @@ void CoinsStore::set_batch_size(size_t bytes) {
   if (bytes == 0) throw std::invalid_argument("coins store: dbbatchsize must be at least 1 byte, got 0");
   if (bytes == batch_size_) return;
   batch_size_ = bytes;
-  // The database exists now: an existing key is read back, none is created.
-  Close();
-  Open(std::nullopt);
+  ((*view_->db).*CoinsViewOptionsMember()).batch_write_bytes = bytes;
 }
 
 ::CCoinsView* CoinsStore::CoreView() { return &*view_->db; }

@@ -5,9 +5,9 @@
 // How the store maps onto Core:
 // - Options{path, env, batch_size, new_obfuscation_key} become DBParams{path, memory_only = (env != nullptr),
 //   obfuscate = key requested} and CoinsViewOptions{batch_write_bytes = batch_size}. Core fixes the batch
-//   size when the view is built (-dbbatchsize is a start-up option), so set_batch_size() rebuilds the
-//   CCoinsViewDB in place on the same database, as Core's own CCoinsViewDB::ResizeCache rebuilds its
-//   CDBWrapper: its address does not change, so a Core cache stacked on it (CoreView()) stays valid.
+//   size when the view is built (-dbbatchsize is a start-up option); set_batch_size() changes the view's
+//   options member in place (core/coins_store.cpp says how), as a restart with another -dbbatchsize would,
+//   but without closing the database.
 // - Flushes from a cache over CoreView() run Core's own CCoinsViewDB::BatchWrite. The adapter never sits
 //   in that call; it observes and cuts it at the link level (no edit of Core's sources). Every binary that
 //   links this adapter is linked with `-Wl,--wrap=` for these Core/LevelDB functions (core/CMakeLists.txt),
@@ -138,7 +138,7 @@ class CoinsStore : public CoinsView {
   // The key Core uses (all zero: none).
   const Obfuscation& obfuscation() const { return obfuscation_; }
   size_t batch_size() const { return batch_size_; }
-  // Rebuilds Core's view with the new CoinsViewOptions::batch_write_bytes. Throws std::invalid_argument for 0.
+  // Sets the view's CoinsViewOptions::batch_write_bytes for the next flush. Throws std::invalid_argument for 0.
   void set_batch_size(size_t bytes);
   // Called with n = 1, 2, ... after the n-th partial (not the final) batch of a flush is written. It may
   // throw to abandon the flush there, or end the process.
@@ -162,7 +162,7 @@ class CoinsStore : public CoinsView {
   leveldb::Env* env_;
   size_t batch_size_;
   Obfuscation obfuscation_;
-  // The view is built in this storage and rebuilt in place (set_batch_size), so CoreView() is stable.
+  // The view is built in this storage, so CoreView() is stable.
   struct ViewStorage;
   std::unique_ptr<ViewStorage> view_;
   const CDBWrapper* core_db_ = nullptr;  // Core's wrapper of the open database (recorded by the wraps)
