@@ -18,8 +18,8 @@ function(suite_check_core_dir dir)
 endfunction()
 suite_check_core_dir("${BITCOIN_CORE_DIR}")
 
-find_program(SUITE_CCACHE ccache)
-if(NOT SUITE_CCACHE)
+find_program(SUITE_CORE_CCACHE_PROGRAM ccache)
+if(NOT SUITE_CORE_CCACHE_PROGRAM)
   message(FATAL_ERROR "ccache not found: install the Debian package ccache (tools/setup does)")
 endif()
 
