@@ -1,0 +1,69 @@
+"""Bitcoin Core's files that hold what the suite tests, and how to read their coverage from llvm-cov.
+
+Shared by tools/coverage (the core flavor's report) and tools/versus-core (the head-to-head comparison), so
+both count the same lines the same way.
+"""
+import json
+import subprocess
+from pathlib import Path
+
+# Relative to the top of a Bitcoin Core tree, grouped by the suite's components. validation.cpp is counted by
+# its CheckBlock function only (FUNCTIONS): the rest of that file is block connection, which no target tests.
+COMPONENT_FILES = {
+    "coins_cache": ("src/coins.cpp", "src/coins.h"),
+    "coins_store": ("src/txdb.cpp", "src/dbwrapper.cpp", "src/dbwrapper.h", "src/compressor.cpp"),
+    "file_io": ("src/util/obfuscation.h", "src/streams.h", "src/streams.cpp", "src/node/blockstorage.cpp"),
+    "tx_checks": ("src/consensus/tx_check.cpp", "src/validation.cpp"),
+    "prevector": ("src/prevector.h",),
+}
+FILES = tuple(f for files in COMPONENT_FILES.values() for f in files)
+FUNCTIONS = {"src/validation.cpp": "CheckBlock("}
+
+
+def label(filename):
+    """The Core file `filename` is (one of FILES), or None. By suffix: a ccache hit may carry the path of the
+    tree it was first compiled in."""
+    return next((f for f in FILES if str(filename).endswith("/" + f)), None)
+
+
+def add(a, b):
+    return [x + y for x, y in zip(a, b)]
+
+
+def file_summaries(export_json):
+    """{Core file: [lines covered, lines, branches covered, branches]} from `llvm-cov export -summary-only`,
+    without the files counted by function (FUNCTIONS)."""
+    out = {}
+    for f in json.loads(export_json)["data"][0]["files"]:
+        name = label(f["filename"])
+        if name and name not in FUNCTIONS:
+            s = f["summary"]
+            out[name] = add(out.get(name, [0, 0, 0, 0]), [s["lines"]["covered"], s["lines"]["count"],
+                                                          s["branches"]["covered"], s["branches"]["count"]])
+    return out
+
+
+def function_summary(objects, profdata, filename, needle):
+    """[lines covered, lines, branches covered, branches] of the functions of `filename` whose demangled name
+    contains `needle`, from `llvm-cov report -show-functions`."""
+    text = subprocess.run(["llvm-cov-19", "report", "-show-functions", "-Xdemangler=c++filt", *map(str, objects),
+                           f"-instr-profile={profdata}", str(filename)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True).stdout
+    t = [0, 0, 0, 0]
+    for line in text.splitlines():
+        if needle in line:
+            # ... Regions Miss Cover Lines Miss Cover Branches Miss Cover
+            c = line.split()[-9:]
+            lines, lmiss, branches, bmiss = int(c[3]), int(c[4]), int(c[6]), int(c[7])
+            t = add(t, [lines - lmiss, lines, branches - bmiss, branches])
+    return t
+
+
+def pct(covered, count):
+    return 100.0 * covered / count if count else 100.0
+
+
+def source_path(export_json, name):
+    """The path llvm-cov knows Core's file `name` by, or None if the data has no such file."""
+    return next((Path(f["filename"]) for f in json.loads(export_json)["data"][0]["files"]
+                 if str(f["filename"]).endswith("/" + name)), None)
