@@ -18,6 +18,40 @@ function(suite_check_core_dir dir)
 endfunction()
 suite_check_core_dir("${BITCOIN_CORE_DIR}")
 
+# SUITE_CORE_LIBS_DIR: a build directory of Core's own (configured by Core's CMake with its fuzz binary or
+# tests) whose static libraries we link instead of building the kernel library ourselves. tools/versus-core
+# uses it so that both sides run the very same compiled Core code, and a planted bug is compiled once.
+set(SUITE_CORE_LIBS_DIR "" CACHE PATH "Link the libraries of this Bitcoin Core build directory instead of building Core's kernel")
+if(SUITE_CORE_LIBS_DIR)
+  set(core_build ${SUITE_CORE_LIBS_DIR})
+  set(core_libs)
+  foreach(lib lib/libbitcoin_node.a lib/libbitcoin_common.a lib/libbitcoin_consensus.a lib/libbitcoin_util.a
+      lib/libbitcoin_clientversion.a lib/libbitcoin_crypto.a src/secp256k1/lib/libsecp256k1.a src/libminisketch.a
+      src/libleveldb.a src/libcrc32c.a src/univalue/libunivalue.a)
+    if(NOT EXISTS ${core_build}/${lib})
+      message(FATAL_ERROR "SUITE_CORE_LIBS_DIR='${core_build}' has no ${lib}: build Core's fuzz binary or "
+        "test_bitcoin there first")
+    endif()
+    list(APPEND core_libs ${core_build}/${lib})
+  endforeach()
+  # Core's node library calls libevent (its HTTP server and networking); the archives call each other.
+  find_library(SUITE_LIBEVENT event)
+  find_library(SUITE_LIBEVENT_PTHREADS event_pthreads)
+  if(NOT SUITE_LIBEVENT OR NOT SUITE_LIBEVENT_PTHREADS)
+    message(FATAL_ERROR "libevent not found (Core's node library needs it): install the Debian package libevent-dev")
+  endif()
+  set(core_includes ${BITCOIN_CORE_DIR}/src ${core_build}/src ${BITCOIN_CORE_DIR}/src/leveldb/include)
+  # Linked as an object into every executable: what Core's executables define for its libraries.
+  add_library(bitcoin_core_translation OBJECT ${PROJECT_SOURCE_DIR}/core/translation.cpp)
+  target_include_directories(bitcoin_core_translation SYSTEM PRIVATE ${core_includes})
+  add_library(bitcoin_core_kernel INTERFACE)
+  add_dependencies(bitcoin_core_kernel bitcoin_core_translation)
+  target_include_directories(bitcoin_core_kernel SYSTEM INTERFACE ${core_includes})
+  target_link_libraries(bitcoin_core_kernel INTERFACE $<TARGET_OBJECTS:bitcoin_core_translation>
+    "-Wl,--start-group" ${core_libs} "-Wl,--end-group" ${SUITE_LIBEVENT_PTHREADS} ${SUITE_LIBEVENT} Threads::Threads)
+  return()
+endif()
+
 find_program(SUITE_CORE_CCACHE_PROGRAM ccache)
 if(NOT SUITE_CORE_CCACHE_PROGRAM)
   message(FATAL_ERROR "ccache not found: install the Debian package ccache (tools/setup does)")
