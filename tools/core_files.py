@@ -18,24 +18,29 @@ COMPONENT_FILES = {
 }
 FILES = tuple(f for files in COMPONENT_FILES.values() for f in files)
 FUNCTIONS = {"src/validation.cpp": "CheckBlock("}
+SUITE_ROOT = Path(__file__).resolve().parent.parent
 
 
-def label(filename):
+def label(filename, core_dir):
     """The Core file `filename` is (one of FILES), or None. By suffix: a ccache hit may carry the path of the
-    tree it was first compiled in."""
-    return next((f for f in FILES if str(filename).endswith("/" + f)), None)
+    tree it was first compiled in. A file of this repository outside `core_dir` is never Core's: the
+    embedded subject has its own src/prevector.h."""
+    path = Path(filename).resolve()
+    if SUITE_ROOT in path.parents and Path(core_dir).resolve() not in path.parents:
+        return None
+    return next((f for f in FILES if str(path).endswith("/" + f)), None)
 
 
 def add(a, b):
     return [x + y for x, y in zip(a, b)]
 
 
-def file_summaries(export_json):
+def file_summaries(export_json, core_dir):
     """{Core file: [lines covered, lines, branches covered, branches]} from `llvm-cov export -summary-only`,
     without the files counted by function (FUNCTIONS)."""
     out = {}
     for f in json.loads(export_json)["data"][0]["files"]:
-        name = label(f["filename"])
+        name = label(f["filename"], core_dir)
         if name and name not in FUNCTIONS:
             s = f["summary"]
             out[name] = add(out.get(name, [0, 0, 0, 0]), [s["lines"]["covered"], s["lines"]["count"],
@@ -63,7 +68,7 @@ def pct(covered, count):
     return 100.0 * covered / count if count else 100.0
 
 
-def source_path(export_json, name):
+def source_path(export_json, name, core_dir):
     """The path llvm-cov knows Core's file `name` by, or None if the data has no such file."""
     return next((Path(f["filename"]) for f in json.loads(export_json)["data"][0]["files"]
-                 if str(f["filename"]).endswith("/" + name)), None)
+                 if label(f["filename"], core_dir) == name), None)
