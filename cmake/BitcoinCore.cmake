@@ -49,6 +49,20 @@ if(SUITE_CORE_LIBS_DIR)
   target_include_directories(bitcoin_core_kernel SYSTEM INTERFACE ${core_includes})
   target_link_libraries(bitcoin_core_kernel INTERFACE $<TARGET_OBJECTS:bitcoin_core_translation>
     "-Wl,--start-group" ${core_libs} "-Wl,--end-group" ${SUITE_LIBEVENT_PTHREADS} ${SUITE_LIBEVENT} Threads::Threads)
+  # What that build was configured with and its users must match: its extra preprocessor flags (e.g.
+  # ABORT_ON_FAILED_ASSUME, which changes Assume() in Core's inline code), and the profile runtime when its
+  # code carries coverage counters.
+  file(STRINGS ${core_build}/CMakeCache.txt core_cppflags REGEX "^APPEND_CPPFLAGS:")
+  file(STRINGS ${core_build}/CMakeCache.txt core_cxxflags REGEX "^CMAKE_CXX_FLAGS:")
+  string(REGEX REPLACE "^[^=]*=" "" core_cppflags "${core_cppflags}")
+  if(core_cppflags)
+    separate_arguments(core_cppflags UNIX_COMMAND "${core_cppflags}")
+    target_compile_options(bitcoin_core_kernel INTERFACE ${core_cppflags})
+    target_compile_options(bitcoin_core_translation PRIVATE ${core_cppflags})
+  endif()
+  if(core_cxxflags MATCHES "-fprofile-instr-generate")
+    target_link_options(bitcoin_core_kernel INTERFACE -fprofile-instr-generate)
+  endif()
   return()
 endif()
 
