@@ -2,6 +2,7 @@
 #include "core/convert.h"
 
 #include <chain.h>
+#include <consensus/validation.h>
 #include <dbwrapper.h>
 #include <flatfile.h>
 #include <hash.h>
@@ -11,15 +12,19 @@
 #include <kernel/notifications_interface.h>
 #include <logging.h>
 #include <node/blockstorage.h>
+#include <primitives/block.h>
+#include <primitives/transaction.h>
 #include <serialize.h>
 #include <streams.h>
 #include <sync.h>
+#include <tinyformat.h>
 #include <undo.h>
 #include <util/fs.h>
 #include <util/signalinterrupt.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -32,8 +37,8 @@
 namespace core_adapter {
 namespace {
 
-// The chains whose message start a caller may name; built once.
-const CChainParams& ChainFor(const MessageStart& magic) {
+// The chain with this message start, of those a caller may name (built once); null if none.
+const CChainParams* FindChain(const MessageStart& magic) {
   static const std::vector<std::unique_ptr<const CChainParams>> chains = [] {
     std::vector<std::unique_ptr<const CChainParams>> v;
     v.push_back(CChainParams::Main());
@@ -43,9 +48,15 @@ const CChainParams& ChainFor(const MessageStart& magic) {
     return v;
   }();
   for (const auto& c : chains) {
-    if (c->MessageStart() == magic) return *c;
+    if (c->MessageStart() == magic) return c.get();
   }
-  throw std::invalid_argument("no Bitcoin Core chain has this message start");
+  return nullptr;
+}
+
+const CChainParams& ChainFor(const MessageStart& magic) {
+  const CChainParams* chain = FindChain(magic);
+  if (chain == nullptr) throw std::invalid_argument("no Bitcoin Core chain has this message start");
+  return *chain;
 }
 
 // Core's log, as the adapter hears it: the lines logged since the last Clear(). Core says why a read
@@ -79,43 +90,70 @@ class LogListener {
   std::string lines_;
 };
 
-// The scratch blocks directory and the BlockManager on it, rebuilt when the chain or the key changes (Core
-// reads xor.dat only when a BlockManager starts).
-class Scratch {
+// A scratch blocks directory and the BlockManager on it, rebuilt when the chain or the key changes (Core
+// reads xor.dat only when a BlockManager starts) or on Reset().
+class BlocksDir {
  public:
-  static Scratch& Get() {
-    static Scratch scratch;
-    return scratch;
+  // `fast_prune`: Core's test mode of 64 KiB block files (instead of 128 MiB, preallocated 16 MiB at a time).
+  BlocksDir(fs::path path, bool fast_prune) : path_(std::move(path)), fast_prune_(fast_prune) {
+    std::filesystem::create_directories(path_);
   }
+  ~BlocksDir() { manager_.reset(); }  // before the indices it may point to
 
-  const node::BlockManager& Manager(const CChainParams& chain, const Obfuscation& key) {
-    if (manager_ && chain_ == &chain && key_ == key.key()) return *manager_;
+  node::BlockManager& Manager(const CChainParams& chain, const Obfuscation::KeyBytes& key) {
+    if (manager_ && chain_ == &chain && key_ == key) return *manager_;
     manager_.reset();
-    const fs::path xor_path = blocks_ / "xor.dat";
+    const fs::path xor_path = path_ / "xor.dat";
     std::filesystem::remove(xor_path);
     AutoFile xor_file(std::fopen(fs::PathToString(xor_path).c_str(), "wb"));
-    const auto k = key.key();
-    xor_file.Write(k);
+    xor_file.Write(key);
     xor_file.Close();
     node::BlockManager::Options opts{
         .chainparams = chain,
-        .blocks_dir = blocks_,
+        .fast_prune = fast_prune_,
+        .blocks_dir = path_,
         .notifications = notifications_,
-        .block_tree_db_params = DBParams{.path = blocks_ / "index", .cache_bytes = 1 << 20, .memory_only = true},
+        .block_tree_db_params = DBParams{.path = path_ / "index", .cache_bytes = 1 << 20, .memory_only = true},
     };
     manager_ = std::make_unique<node::BlockManager>(interrupt_, std::move(opts));
     chain_ = &chain;
-    key_ = key.key();
+    key_ = key;
     return *manager_;
   }
 
-  // Replaces blk00000.dat (or rev00000.dat) with `bytes` (unless it holds them already: reading a file
-  // record after record stages the same bytes each time).
+  // Empties the directory: the next Manager() starts a BlockManager with no block files.
+  void Reset() {
+    manager_.reset();
+    indices_.clear();
+    placed_.clear();
+    for (const auto& entry : std::filesystem::directory_iterator(path_)) std::filesystem::remove_all(entry.path());
+  }
+
+  // A block index that lives as long as the BlockManager that may keep a pointer to it (WriteBlockUndo
+  // marks the index dirty).
+  CBlockIndex& NewIndex() { return indices_.emplace_back(); }
+  size_t IndexCount() const { return indices_.size(); }
+
+  // The record of `size` bytes at `pos` in the block (blk) or undo (rev) file, read back without the
+  // key: the bytes as the record's reader sees them.
+  std::vector<uint8_t> ReadBack(const char* prefix, const FlatFilePos& pos, size_t size) const {
+    const fs::path file = path_ / fs::u8path(strprintf("%s%05u.dat", prefix, pos.nFile));
+    AutoFile in(std::fopen(fs::PathToString(file).c_str(), "rb"), Obfuscation(key_));
+    if (!in.IsOpen()) throw IoError("cannot open " + fs::PathToString(file));
+    std::vector<uint8_t> bytes(size);
+    in.Seek(pos.nPos, SEEK_SET);
+    in.Read(bytes);
+    in.Close();
+    return bytes;
+  }
+
+  // Replaces the file `name` with `bytes` (unless it holds them already: reading a file record after
+  // record stages the same bytes each time).
   void Place(const std::string& name, std::vector<uint8_t> bytes) {
     std::vector<uint8_t>& placed = placed_[name];
-    if (placed == bytes && std::filesystem::exists(blocks_ / fs::u8path(name))) return;
+    if (placed == bytes && std::filesystem::exists(path_ / fs::u8path(name))) return;
     placed.clear();
-    const std::string path = fs::PathToString(blocks_ / fs::u8path(name));
+    const std::string path = fs::PathToString(path_ / fs::u8path(name));
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0) {
       throw IoError("cannot write the scratch file " + path);
@@ -124,31 +162,82 @@ class Scratch {
   }
 
  private:
-  Scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "core_block_files.XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    root_ = fs::PathFromString(pattern);
-    blocks_ = root_ / "blocks";
-    std::filesystem::create_directories(blocks_);
-    LogListener::Get();
-  }
-  ~Scratch() {
-    manager_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(root_, ec);
-  }
-
-  fs::path root_;
-  fs::path blocks_;
+  fs::path path_;
+  bool fast_prune_;
   util::SignalInterrupt interrupt_;
   kernel::Notifications notifications_;
+  std::deque<CBlockIndex> indices_;
   std::unique_ptr<node::BlockManager> manager_;
   std::map<std::string, std::vector<uint8_t>> placed_;
   const CChainParams* chain_ = nullptr;
   Obfuscation::KeyBytes key_{};
 };
 
+// The scratch directory (unique per process, removed at exit): `read` holds the files being read, `written`
+// the block files Core's writers fill.
+class Scratch {
+ public:
+  static Scratch& Get() {
+    static Scratch scratch;
+    return scratch;
+  }
+  BlocksDir& read() { return *read_; }
+  BlocksDir& written() { return *written_; }
+
+ private:
+  Scratch() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "core_block_files.XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+    root_ = fs::PathFromString(pattern);
+    read_ = std::make_unique<BlocksDir>(root_ / "blocks", /*fast_prune=*/false);
+    written_ = std::make_unique<BlocksDir>(root_ / "written", /*fast_prune=*/true);
+    LogListener::Get();
+  }
+  ~Scratch() {
+    read_.reset();
+    written_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+
+  fs::path root_;
+  std::unique_ptr<BlocksDir> read_;
+  std::unique_ptr<BlocksDir> written_;
+};
+
 std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_bytes(s); }
+
+// The key of the `written` directory's files. Any key would do (a record is read back through it); not
+// zero, so that the writers' obfuscation runs.
+constexpr Obfuscation::KeyBytes kWrittenKey{0x5e, 0xed, 0x0b, 0x10, 0xc4, 0xf1, 0x1e, 0x5a};
+// The `written` directory starts over once Core has moved on to its third block file, or holds this many
+// block indices: its files and memory stay small however long a fuzzer runs.
+constexpr size_t kMaxWrittenIndices = 1024;
+
+// Whether `payload` is exactly a serialization: `read` consumes all of it without an error and `write`
+// (of what was read) gives the same bytes back.
+bool SerializesExactly(std::span<const uint8_t> payload, const std::function<void(DataStream&)>& read,
+                       const std::function<void(DataStream&)>& write) {
+  DataStream in{Bytes(payload)};
+  try {
+    read(in);
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (!in.empty()) return false;
+  DataStream again;
+  write(again);
+  return again.size() == payload.size() && std::equal(again.begin(), again.end(), Bytes(payload).begin());
+}
+
+void Append(BufferedWriter& out, std::span<const uint8_t> bytes) {
+  try {
+    out.core() << Bytes(bytes);
+  } catch (const std::ios_base::failure& e) {
+    throw IoError(e.what());
+  }
+  out.Account(bytes.size());
+}
 
 // The whole file's raw (still obfuscated) bytes; the file position is put back where it was.
 std::vector<uint8_t> RawContents(AutoFile& in, uint64_t position) {
@@ -176,9 +265,9 @@ std::pair<const node::BlockManager*, unsigned int> Stage(AutoFile& in, const Mes
   if (!position) throw IoError("ReadRecord: position unknown");
   if (*position + kRecordHeaderSize > UINT32_MAX) throw IoError("ReadRecord: past Core's 32-bit file offsets");
   start = *position;
-  Scratch& scratch = Scratch::Get();
-  scratch.Place(name, RawContents(in, start));
-  const node::BlockManager& manager = scratch.Manager(chain, in.obfuscation());
+  BlocksDir& dir = Scratch::Get().read();
+  dir.Place(name, RawContents(in, start));
+  const node::BlockManager& manager = dir.Manager(chain, in.obfuscation().key());
   LogListener::Get().Clear();
   return {&manager, static_cast<unsigned int>(start + kRecordHeaderSize)};
 }
@@ -224,27 +313,72 @@ embedded::Hash256 UndoChecksum(const embedded::Hash256& prev_block_hash, std::sp
 }
 
 void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload) {
-  const auto size = static_cast<unsigned int>(payload.size());
-  try {
-    out.core() << magic << size << Bytes(payload);
-  } catch (const std::ios_base::failure& e) {
-    throw IoError(e.what());
+  const CChainParams* chain = FindChain(magic);
+  CBlock block;
+  if (chain == nullptr || !SerializesExactly(
+                              payload, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); },
+                              [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
+    const auto size = static_cast<unsigned int>(payload.size());
+    try {
+      out.core() << magic << size << Bytes(payload);
+    } catch (const std::ios_base::failure& e) {
+      throw IoError(e.what());
+    }
+    out.Account(kRecordHeaderSize + payload.size());
+    return;
   }
-  out.Account(kRecordHeaderSize + payload.size());
+  BlocksDir& dir = Scratch::Get().written();
+  node::BlockManager& manager = dir.Manager(*chain, kWrittenKey);
+  LogListener::Get().Clear();
+  const FlatFilePos pos = manager.WriteBlock(block, /*nHeight=*/0);
+  if (pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
+  Append(out, dir.ReadBack("blk", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
+                           kRecordHeaderSize + payload.size()));
+  if (pos.nFile >= 2) dir.Reset();
 }
 
 void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
                      std::span<const uint8_t> payload) {
-  const auto size = static_cast<uint32_t>(payload.size());
-  try {
-    out.core() << magic << size;
-    HashWriter hasher{};
-    hasher << ToCore(prev_block_hash) << Bytes(payload);
-    out.core() << Bytes(payload) << hasher.GetHash();
-  } catch (const std::ios_base::failure& e) {
-    throw IoError(e.what());
+  const CChainParams* chain = FindChain(magic);
+  CBlockUndo undo;
+  if (chain == nullptr ||
+      !SerializesExactly(payload, [&](DataStream& s) { s >> undo; }, [&](DataStream& s) { s << undo; })) {
+    const auto size = static_cast<uint32_t>(payload.size());
+    try {
+      out.core() << magic << size;
+      HashWriter hasher{};
+      hasher << ToCore(prev_block_hash) << Bytes(payload);
+      out.core() << Bytes(payload) << hasher.GetHash();
+    } catch (const std::ios_base::failure& e) {
+      throw IoError(e.what());
+    }
+    out.Account(kRecordHeaderSize + payload.size() + kChecksumSize);
+    return;
   }
-  out.Account(kRecordHeaderSize + payload.size() + kChecksumSize);
+  BlocksDir& dir = Scratch::Get().written();
+  node::BlockManager& manager = dir.Manager(*chain, kWrittenKey);
+  LogListener::Get().Clear();
+  // Undo data goes to the rev file numbered as its block's blk file: an (empty) block is written first.
+  const FlatFilePos block_pos = manager.WriteBlock(CBlock{}, /*nHeight=*/0);
+  if (block_pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
+  const uint256 prev_hash = ToCore(prev_block_hash);
+  CBlockIndex parent;
+  parent.phashBlock = &prev_hash;
+  CBlockIndex& index = dir.NewIndex();  // Core keeps a pointer to it
+  FlatFilePos pos;
+  {
+    LOCK(::cs_main);
+    index.nFile = block_pos.nFile;
+    index.pprev = &parent;
+    BlockValidationState state;
+    const bool written = manager.WriteBlockUndo(undo, state, index);
+    index.pprev = nullptr;  // `parent` is about to go
+    if (!written) throw IoError("WriteBlockUndo failed: " + state.ToString() + " " + LogListener::Get().Lines());
+    pos = index.GetUndoPos();
+  }
+  Append(out, dir.ReadBack("rev", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
+                           kRecordHeaderSize + payload.size() + kChecksumSize));
+  if (block_pos.nFile >= 2 || dir.IndexCount() >= kMaxWrittenIndices) dir.Reset();
 }
 
 void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {

@@ -8,9 +8,13 @@
 // there was started with an xor.dat holding the file's key, and asks Core for the record at the file's
 // position: ReadRawBlock for a block record, ReadBlockUndo (with a block index whose parent has the given
 // hash) for an undo record. Core reports a failed read only in its log; the adapter listens to Core's log
-// and turns the message into the FramingError kind. Writing goes through Core's BufferedWriter with Core's
-// serializer and HashWriter, statement for statement as WriteBlock and WriteBlockUndo frame a record
-// (BlockManager itself writes only whole CBlock/CBlockUndo objects at positions it chooses).
+// and turns the message into the FramingError kind.
+// Writing: BlockManager writes only whole CBlock / CBlockUndo objects, in block files and at positions it
+// chooses. So a payload that is exactly a serialized CBlock (or CBlockUndo), with the message start of one
+// of Core's chains, is written by WriteBlock (WriteBlockUndo, after an empty block that gives it a block
+// file) into a second scratch blocks directory, and the record Core wrote there is read back and appended
+// to the caller's writer. Any other payload is framed through Core's BufferedWriter with Core's serializer
+// and HashWriter, statement for statement as WriteBlock and WriteBlockUndo frame one.
 #pragma once
 
 #include <array>
@@ -45,6 +49,8 @@ inline constexpr bool kTruncatedRecordAllocatesNothing = false;
 inline constexpr bool kUndoHeaderChecked = false;
 // WriteBlock / WriteBlockUndo do not check the payload's size: nothing is rejected as too large.
 inline constexpr bool kWriterRejectsOversized = false;
+// Payloads that are serialized blocks and undo data are written by Core's own writers (above).
+inline constexpr bool kWriterTakesObjects = true;
 
 class FramingError : public IoError {
  public:

@@ -11,6 +11,7 @@
 #include "obfuscation_ref.h"
 #include "rng.h"
 #include "framing_ref.h"
+#include "wire_fields.h"
 
 namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // tester and reference: the subject is compiled out of line in src/io/
@@ -157,15 +158,69 @@ std::vector<uint8_t> VarIntBytes(uint64_t n) {
   return out;
 }
 
+size_t CompactSizeLength(uint64_t n) { return n < 253 ? 1 : n < 65536 ? 3 : n < 4294967296 ? 5 : 9; }
+
+// Writes over the bytes at `at`.
+struct OverwriteSink {
+  uint8_t* at;
+  void Put(const uint8_t* data, size_t n) {
+    std::memcpy(at, data, n);
+    at += n;
+  }
+};
+
+// Makes `out` (random bytes) a serialized CBlock of its size if one exists (81 bytes, or 132 and more): the
+// random header and either no transaction or one with one input, whose scriptSig takes up the rest (with
+// one output whose script takes what the scriptSig's length field cannot). All else stays random.
+void BlockLayout(std::vector<uint8_t>& out) {
+  const size_t n = out.size();
+  if (n == 81) {
+    out[80] = 0;  // no transactions
+    return;
+  }
+  if (n < 132) return;
+  const size_t rest = n - 131;  // past the smallest block with a transaction: its scriptSig's length field and bytes
+  for (int output = -1; output <= 252; ++output) {
+    const size_t extra = output < 0 ? 0 : 9 + static_cast<size_t>(output);  // amount, length, script
+    for (const size_t len_size : {1, 3, 5}) {
+      if (rest < extra + len_size || CompactSizeLength(rest - extra - len_size) != len_size) continue;
+      const size_t script = rest - extra - len_size;
+      size_t p = 80;
+      out[p++] = 1;  // transactions
+      p += 4;        // version
+      out[p++] = 1;  // inputs
+      p += 36;       // prevout
+      OverwriteSink sink{out.data() + p};
+      PutCompactSize(sink, script);
+      p += len_size + script + 4;  // scriptSig, sequence
+      out[p++] = output < 0 ? 0 : 1;
+      if (output >= 0) {
+        p += 8;  // amount
+        out[p++] = static_cast<uint8_t>(output);
+        p += static_cast<size_t>(output);
+      }
+      HARNESS_CHECK_EQ(p + 4, n, "block layout");  // + lock time
+      return;
+    }
+  }
+  HARNESS_CHECK(false, "no block layout of ", n, " bytes");
+}
+
 }  // namespace
 
-// Sizes 1..4: n transactions with no spent coins. From 5: one transaction spending one coin at height 0
+// Blocks (for a subject whose writer takes objects): see BlockLayout. Undo data, sizes 1..4: n
+// transactions with no spent coins. From 5: one transaction spending one coin at height 0
 // (code VARINT 0, so no version byte), amount VARINT 0 or 128 (one or two bytes, whichever makes the size
 // come out), and a raw script (VARINT(length + 6), then the bytes) whose first byte 0x00 keeps it out of
 // Core's compressed script forms, so Core serializes the object back to exactly these bytes.
 void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t seed) {
   out.assign(size, 0);
-  if (!undo || seam::kUndoHeaderChecked) {
+  if (!undo) {
+    RandomBytes(out, seed);
+    if (seam::kWriterTakesObjects) BlockLayout(out);
+    return;
+  }
+  if (seam::kUndoHeaderChecked && !seam::kWriterTakesObjects) {
     RandomBytes(out, seed);
     return;
   }

@@ -59,9 +59,11 @@ struct FramingCase {
 };
 
 // `size` bytes of payload from `seed` that the subject's writer and reader take as a record: random bytes,
-// except for undo records when the subject's undo reader parses its payload (seam::kUndoHeaderChecked
-// false: Bitcoin Core's reads a serialized CBlockUndo): then a CBlockUndo serialization of exactly that
-// size (empty for size 0, which no CBlockUndo has).
+// except for objects where the subject takes them: a serialized CBlockUndo of exactly that size (empty
+// for size 0, which no CBlockUndo has) for undo records when the subject's undo reader parses its payload
+// (seam::kUndoHeaderChecked false) or its writers take objects (seam::kWriterTakesObjects); a serialized
+// CBlock for block records of a subject whose writers take objects, for the sizes a block can have (81,
+// and 132 and more; random bytes otherwise). Bitcoin Core's subject does both.
 void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t seed);
 
 // The previous-block hash the reader expects for record i (also what the writer uses).

@@ -12,6 +12,9 @@
 //   kUndoHeaderChecked                the undo reader checks the magic and size field (else the payload
 //                                     must be a serialized CBlockUndo, which delimits itself)
 //   kWriterRejectsOversized           the writers refuse a payload over kMaxRecordSize
+//   kWriterTakesObjects               the writers hand a payload that is a serialized block (undo data) to
+//                                     the node's own block (undo) writer and frame other payloads
+//                                     themselves: testers give such a subject object payloads
 #pragma once
 
 #include "seam/types.h"
@@ -33,6 +36,7 @@ using core_adapter::kRecordLimitIsParameter;
 using core_adapter::kTruncatedRecordAllocatesNothing;
 using core_adapter::kUndoHeaderChecked;
 using core_adapter::kWriterRejectsOversized;
+using core_adapter::kWriterTakesObjects;
 }  // namespace seam
 #else
 #include "src/io/framing.h"
@@ -51,5 +55,6 @@ inline constexpr bool kRecordLimitIsParameter = true;
 inline constexpr bool kTruncatedRecordAllocatesNothing = true;
 inline constexpr bool kUndoHeaderChecked = true;
 inline constexpr bool kWriterRejectsOversized = true;
+inline constexpr bool kWriterTakesObjects = false;
 }  // namespace seam
 #endif

@@ -416,8 +416,11 @@ BOOST_AUTO_TEST_CASE(record_round_trips) {
           // Core reads an undo script longer than MAX_SCRIPT_SIZE (10,000 bytes) back as OP_RETURN: only
           // shorter ones round-trip.
           size = std::min<uint64_t>(size, 10'000);
+        }
+        if (seam::kWriterTakesObjects || (undo && !seam::kUndoHeaderChecked)) {
+          // Objects, which such a subject writes with the node's own writers (random bytes otherwise).
           payloads.emplace_back();
-          harness::RecordPayload(true, payloads.back(), static_cast<uint32_t>(size), static_cast<uint32_t>(rng.Next()));
+          harness::RecordPayload(undo, payloads.back(), static_cast<uint32_t>(size), static_cast<uint32_t>(rng.Next()));
         } else {
           payloads.push_back(Bytes(rng, size));
         }
