@@ -132,7 +132,12 @@ class BlocksDir {
   // A block index that lives as long as the BlockManager that may keep a pointer to it (WriteBlockUndo
   // marks the index dirty).
   CBlockIndex& NewIndex() { return indices_.emplace_back(); }
-  size_t IndexCount() const { return indices_.size(); }
+
+  // Starts over once Core has moved on to its third block file (`last_file` is the one it wrote last) or the
+  // directory holds 1,024 indices: its files and memory stay small however long a fuzzer runs.
+  void ResetIfFull(int last_file) {
+    if (last_file >= 2 || indices_.size() >= 1024) Reset();
+  }
 
   // The record of `size` bytes at `pos` in the block (blk) or undo (rev) file, read back without the
   // key: the bytes as the record's reader sees them.
@@ -210,9 +215,6 @@ std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_by
 // The key of the `written` directory's files. Any key would do (a record is read back through it); not
 // zero, so that the writers' obfuscation runs.
 constexpr Obfuscation::KeyBytes kWrittenKey{0x5e, 0xed, 0x0b, 0x10, 0xc4, 0xf1, 0x1e, 0x5a};
-// The `written` directory starts over once Core has moved on to its third block file, or holds this many
-// block indices: its files and memory stay small however long a fuzzer runs.
-constexpr size_t kMaxWrittenIndices = 1024;
 
 // Whether `payload` is exactly a serialization: `read` consumes all of it without an error and `write`
 // (of what was read) gives the same bytes back.
@@ -334,7 +336,7 @@ void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<
   if (pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
   Append(out, dir.ReadBack("blk", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
                            kRecordHeaderSize + payload.size()));
-  if (pos.nFile >= 2) dir.Reset();
+  dir.ResetIfFull(pos.nFile);
 }
 
 void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
@@ -378,7 +380,7 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
   }
   Append(out, dir.ReadBack("rev", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
                            kRecordHeaderSize + payload.size() + kChecksumSize));
-  if (block_pos.nFile >= 2 || dir.IndexCount() >= kMaxWrittenIndices) dir.Reset();
+  dir.ResetIfFull(block_pos.nFile);
 }
 
 void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {

@@ -11,7 +11,8 @@
 #include "obfuscation_ref.h"
 #include "rng.h"
 #include "framing_ref.h"
-#include "wire_fields.h"
+#include "tx_check_ref.h"
+#include "tx_spec.h"
 
 namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // tester and reference: the subject is compiled out of line in src/io/
@@ -158,52 +159,32 @@ std::vector<uint8_t> VarIntBytes(uint64_t n) {
   return out;
 }
 
-size_t CompactSizeLength(uint64_t n) { return n < 253 ? 1 : n < 65536 ? 3 : n < 4294967296 ? 5 : 9; }
-
-// Writes over the bytes at `at`.
-struct OverwriteSink {
-  uint8_t* at;
-  void Put(const uint8_t* data, size_t n) {
-    std::memcpy(at, data, n);
-    at += n;
-  }
-};
-
-// Makes `out` (random bytes) a serialized CBlock of its size if one exists (81 bytes, or 132 and more): the
-// random header and either no transaction or one with one input, whose scriptSig takes up the rest (with
-// one output whose script takes what the scriptSig's length field cannot). All else stays random.
-void BlockLayout(std::vector<uint8_t>& out) {
+// Makes `out` (random bytes) a serialized block of its size where the reference serializer gives one: no
+// transactions (81 bytes), or from 132 bytes one transaction with one input whose scriptSig is grown to the
+// size (PadTo; the few sizes its length field cannot reach exactly stay random bytes). Header, prevout,
+// sequence, version, lock time and script bytes are drawn from `seed`.
+void BlockLayout(std::vector<uint8_t>& out, uint32_t seed) {
   const size_t n = out.size();
-  if (n == 81) {
-    out[80] = 0;  // no transactions
-    return;
+  Rng rng(seed);
+  Block block;
+  block.header.version = static_cast<int32_t>(rng.Next());
+  RandomBytes(block.header.prev_block.bytes, static_cast<uint32_t>(rng.Next()));
+  RandomBytes(block.header.merkle_root.bytes, static_cast<uint32_t>(rng.Next()));
+  block.header.time = static_cast<uint32_t>(rng.Next());
+  block.header.bits = static_cast<uint32_t>(rng.Next());
+  block.header.nonce = static_cast<uint32_t>(rng.Next());
+  if (n != SerializedSizeRef(block, true)) {
+    Transaction& tx = block.vtx.emplace_back();
+    tx.version = static_cast<int32_t>(rng.Next());
+    tx.locktime = static_cast<uint32_t>(rng.Next());
+    TxIn& in = tx.vin.emplace_back();
+    RandomBytes(in.prevout.txid.bytes, static_cast<uint32_t>(rng.Next()));
+    in.prevout.n = static_cast<uint32_t>(rng.Next());
+    in.sequence = static_cast<uint32_t>(rng.Next());
+    PadTo(in.script_sig, SerializedSizeRef(block, true), n);
+    RandomBytes(std::span(in.script_sig.data(), in.script_sig.size()), static_cast<uint32_t>(rng.Next()));
   }
-  if (n < 132) return;
-  const size_t rest = n - 131;  // past the smallest block with a transaction: its scriptSig's length field and bytes
-  for (int output = -1; output <= 252; ++output) {
-    const size_t extra = output < 0 ? 0 : 9 + static_cast<size_t>(output);  // amount, length, script
-    for (const size_t len_size : {1, 3, 5}) {
-      if (rest < extra + len_size || CompactSizeLength(rest - extra - len_size) != len_size) continue;
-      const size_t script = rest - extra - len_size;
-      size_t p = 80;
-      out[p++] = 1;  // transactions
-      p += 4;        // version
-      out[p++] = 1;  // inputs
-      p += 36;       // prevout
-      OverwriteSink sink{out.data() + p};
-      PutCompactSize(sink, script);
-      p += len_size + script + 4;  // scriptSig, sequence
-      out[p++] = output < 0 ? 0 : 1;
-      if (output >= 0) {
-        p += 8;  // amount
-        out[p++] = static_cast<uint8_t>(output);
-        p += static_cast<size_t>(output);
-      }
-      HARNESS_CHECK_EQ(p + 4, n, "block layout");  // + lock time
-      return;
-    }
-  }
-  HARNESS_CHECK(false, "no block layout of ", n, " bytes");
+  if (SerializedSizeRef(block, true) == n) out = SerializeBlockRef(block, true);
 }
 
 }  // namespace
@@ -217,7 +198,7 @@ void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t
   out.assign(size, 0);
   if (!undo) {
     RandomBytes(out, seed);
-    if (seam::kWriterTakesObjects) BlockLayout(out);
+    if (seam::kWriterTakesObjects) BlockLayout(out, seed);
     return;
   }
   if (seam::kUndoHeaderChecked && !seam::kWriterTakesObjects) {

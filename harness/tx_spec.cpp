@@ -96,23 +96,6 @@ OutPoint FillOutpoint(const TxSpec& spec, size_t i) {
   return {};
 }
 
-// Grows `bytes` (a scriptSig or script inside an object whose size without witness is `size`) so that
-// the size becomes `target`; no change when it is already that large. The length prefix may grow with the
-// script: pick the length whose prefix makes the total exact. The new bytes are left unwritten (zeroing a
-// megabyte per input was most of a fuzzer's time): nothing reads them, as the tester copies and compares
-// byte-wise only objects under kMaxCopiedBytes (tx_tester.cpp).
-void PadTo(Script& bytes, size_t size, size_t target) {
-  if (size >= target) return;
-  const size_t with_prefix = bytes.size() + CompactSizeLength(bytes.size()) + (target - size);
-  for (const size_t prefix : {1, 3, 5, 9}) {
-    const size_t length = with_prefix - prefix;
-    if (with_prefix >= prefix && CompactSizeLength(length) == prefix) {
-      bytes.resize_uninitialized(static_cast<Script::size_type>(length));
-      return;
-    }
-  }
-}
-
 // The script a pad grows: output 0's, else input 0's scriptSig; none for an empty transaction.
 Script* PadScript(Transaction& tx) {
   if (!tx.vout.empty()) return &tx.vout[0].script_pubkey;
@@ -130,6 +113,18 @@ std::string Join(const uint8_t* values, size_t n) {
 }
 
 }  // namespace
+
+void PadTo(Script& bytes, size_t size, size_t target) {
+  if (size >= target) return;
+  const size_t with_prefix = bytes.size() + CompactSizeLength(bytes.size()) + (target - size);
+  for (const size_t prefix : {1, 3, 5, 9}) {
+    const size_t length = with_prefix - prefix;
+    if (with_prefix >= prefix && CompactSizeLength(length) == prefix) {
+      bytes.resize_uninitialized(static_cast<Script::size_type>(length));
+      return;
+    }
+  }
+}
 
 const std::array<OutPoint, kPoolSize>& OutpointPool() {
   static const std::array<OutPoint, kPoolSize> pool = [] {
