@@ -129,28 +129,32 @@ void CoinsStackModel::Uncache(int level, Key k) {
   if (e != nullptr && !e->dirty) Erase(levels_[level], k);
 }
 
-std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wipe) {
+CoinsStackModel::Written CoinsStackModel::WriteDown(int level, bool wipe) {
   Level& child = levels_[level];
-  const std::vector<Key> order = child.dirty_order;
-  const Hash256 best = BestBlock(level);
-  for (const Key k : order) {
+  Written out;
+  for (const Key k : child.dirty_order) {
     const ModelEntry& ce = *child.entries[k];
     if (level == 0) {
       base_[k] = ce.coin;
+      out.order.push_back(k);
       continue;
     }
     // A moved coin brings its heap block along; a copied one gets an exact block or reuses the parent's.
     const bool moved = seam::kBatchWriteMovesErasedCoins && (wipe || !ce.coin);
     Level& parent = levels_[level - 1];
     if (!parent.entries[k]) {
+      out.order.push_back(k);
       if (ce.fresh && !ce.coin) continue;
       ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh, moved ? ce.heap : HeapOfCopy(ce.coin)});
       MarkDirty(parent, k, pe);
       continue;
     }
     ModelEntry& pe = *parent.entries[k];
-    HARNESS_CHECK(!(ce.fresh && pe.coin), "model: FRESH misapplied at key ", int{k},
-                  " (the tester must not issue such an AddCoin)");
+    if (ce.fresh && pe.coin) {
+      out.misapplied = true;
+      break;
+    }
+    out.order.push_back(k);
     if (pe.fresh && !ce.coin) {
       Erase(parent, k);
       continue;
@@ -159,6 +163,21 @@ std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wip
     pe.coin = ce.coin;
     MarkDirty(parent, k, pe);
   }
+  if (out.misapplied) {
+    // As a failed sync leaves it: the entries written before the failure cleaned (spent ones erased), the
+    // rest still DIRTY in their order, no best block handed down.
+    child.dirty_order.erase(child.dirty_order.begin(), child.dirty_order.begin() + static_cast<long>(out.order.size()));
+    for (const Key k : out.order) {
+      ModelEntry& e = *child.entries[k];
+      if (e.coin) {
+        e.dirty = e.fresh = false;
+      } else {
+        Erase(child, k);
+      }
+    }
+    return out;
+  }
+  const Hash256 best = BestBlock(level);
   if (seam::kWriteForwardsUnsetBestBlock) {
     // The level's own best block, set or not: an unset one reaches the base as the all-zero hash.
     const std::optional<Hash256>& own = levels_[level].best;
@@ -183,7 +202,7 @@ std::vector<CoinsStackModel::Key> CoinsStackModel::WriteDown(int level, bool wip
     }
   }
   child.dirty_order.clear();
-  return order;
+  return out;
 }
 
 size_t CoinsStackModel::Usage(int level) const {

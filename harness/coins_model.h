@@ -70,10 +70,17 @@ class CoinsStackModel {
   void Add(int level, Key k, const Coin& coin, bool possible_overwrite);
   bool Spend(int level, Key k);
   void Uncache(int level, Key k);
-  // Flush (wipe) or sync `level` into the one below. Returns the DIRTY keys in the order written. The level
-  // below takes BestBlock(level), or with seam::kWriteForwardsUnsetBestBlock this level's own best block,
-  // unset if it has none.
-  std::vector<Key> WriteDown(int level, bool wipe);
+  // Flush (wipe) or sync `level` into the one below. The level below takes BestBlock(level), or with
+  // seam::kWriteForwardsUnsetBestBlock this level's own best block, unset if it has none.
+  // A FRESH entry over an unspent parent entry (AddCoin without possible_overwrite over a coin a lower
+  // level holds: caller misuse) makes BatchWrite throw there: `misapplied` is set, the entries before it
+  // are written, and `level` is left as a failed sync leaves it (those entries cleaned, spent ones erased,
+  // the rest DIRTY). The subject's state after a failed flush is unspecified.
+  struct Written {
+    std::vector<Key> order;  // the DIRTY keys written, in order
+    bool misapplied = false;
+  };
+  Written WriteDown(int level, bool wipe);
   void SetBestBlock(int level, const Hash256& h) { levels_[level].best = h; }
   // The best block `level` reports: its own, else the nearest lower level's, else the base's (-1: the base).
   Hash256 BestBlock(int level) const;

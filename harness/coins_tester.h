@@ -11,8 +11,12 @@
 // the base) received entries equals the first-dirtied order; after a sync the level holds only clean
 // unspent entries. CheckAll() is the final sweep: every outpoint at every level, dirty-list orders, best
 // blocks, the base's coins, and peeks through the whole stack.
-// Not modelled: AddCoin without possible_overwrite over a coin visible only below the top level (caller
-// misuse that makes BatchWrite throw; the tester skips it, the unit tests cover the exception).
+// Caller misuse is modelled where Core detects it: AddCoin without possible_overwrite over a coin a lower
+// cache level holds makes a FRESH entry, and the flush or sync that brings it onto that coin must throw
+// std::logic_error ("FRESH flag misapplied"). A failed sync is checked like any other (what was written
+// before the failure is in the parent and cleaned in the child) and the input goes on; after a failed
+// flush the cache's state is unspecified, so the input ends there (Apply returns false, CheckAll does
+// nothing). The same misuse over a coin only the base has is not issued: the base takes it silently.
 //
 // Tables: 64 outpoints (16 txids × 4 indexes) and 64 coins whose scripts are standard templates and near
 // misses of 22, 23, 25, 34, 35, 36, 37, 67 and 80 bytes or empty, plus OP_RETURN and over-10,000-byte
@@ -80,6 +84,8 @@ class CoinsTester {
   HARNESS_NO_FUZZ_COVERAGE void CheckAll();
 
   int levels() const { return static_cast<int>(caches_.size()); }
+  // A flush failed as expected (see above): no further step applies.
+  bool ended() const { return ended_; }
   seam::CoinsViewCache& top() { return *caches_.back(); }
   const CheckedBaseView& base() const { return base_; }
 
@@ -91,6 +97,8 @@ class CoinsTester {
   // CheckEntry for every touched outpoint at `level`.
   HARNESS_NO_FUZZ_COVERAGE void CheckTouched(int level) const;
   void ApplyWrite(bool wipe);
+  // Whether a cache level below `level` has an entry for `k`.
+  bool HeldBelow(int level, CoinsStackModel::Key k) const;
 
   CheckedBaseView base_;
   CoinsStackModel model_;
@@ -101,6 +109,7 @@ class CoinsTester {
   uint64_t touched_ = 0;
   // DynamicMemoryUsage() of a new, empty cache: what a flushed one must be back to.
   size_t empty_usage_ = 0;
+  bool ended_ = false;
   static_assert(kTableSize == 64, "touched_ has one bit per outpoint");
 };
 

@@ -364,6 +364,45 @@ BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting) {
   BOOST_TEST(child.GetDirtyCount() == 1u);
 }
 
+// The same misuse driven through the tester, whose model predicts the throw: a failed sync leaves what it
+// wrote before the failure in the parent, cleaned in the child, and the cache usable; a failed flush ends
+// the run.
+BOOST_AUTO_TEST_CASE(tester_models_fresh_misapplied) {
+  using harness::CoinsOp;
+  auto step = [](CoinsOp op, uint8_t outpoint, uint8_t coin = 0) {
+    harness::CoinsStep s;
+    s.op = op;
+    s.outpoint = outpoint;
+    s.coin = coin;
+    return s;
+  };
+  const auto& table = harness::OutpointTable();
+  harness::CoinsTester tester;
+  BOOST_TEST(tester.Apply(step(CoinsOp::kAdd, 5, 0)));
+  BOOST_TEST(tester.Apply(step(CoinsOp::kPush, 0)));
+  BOOST_TEST(tester.Apply(step(CoinsOp::kAdd, 6, 1)));
+  BOOST_TEST(tester.Apply(step(CoinsOp::kAdd, 5, 2)));  // misuse: level 0 holds outpoint 5 unspent
+  BOOST_TEST(tester.top().FindEntry(table[5])->IsFresh());
+  BOOST_TEST(tester.Apply(step(CoinsOp::kSync, 0)));  // throws at outpoint 5, after writing 6
+  BOOST_TEST(!tester.ended());
+  BOOST_TEST(tester.top().FindEntry(table[6])->flags() == 0);
+  BOOST_TEST((tester.top().DirtyOrder() == std::vector<OutPoint>{table[5]}));
+  BOOST_TEST(tester.Apply(step(CoinsOp::kSpend, 5)));  // FRESH: erased, so nothing is misapplied any more
+  BOOST_TEST(tester.Apply(step(CoinsOp::kSync, 0)));
+  BOOST_TEST(tester.Apply(step(CoinsOp::kAdd, 5, 3)));  // the misuse again, then a flush
+  BOOST_TEST(tester.Apply(step(CoinsOp::kFlush, 0)));
+  BOOST_TEST(tester.ended());
+  BOOST_TEST(!tester.Apply(step(CoinsOp::kGet, 5)));
+
+  // Over a coin only the base holds the misuse is not issued: nothing below would detect it.
+  harness::CoinsTester base_only;
+  BOOST_TEST(base_only.Apply(step(CoinsOp::kAdd, 5, 0)));
+  BOOST_TEST(base_only.Apply(step(CoinsOp::kFlush, 0)));
+  BOOST_TEST(base_only.Apply(step(CoinsOp::kPush, 0)));
+  BOOST_TEST(!base_only.Apply(step(CoinsOp::kAdd, 5, 1)));
+  base_only.CheckAll();
+}
+
 BOOST_AUTO_TEST_CASE(insert_entry_rejects_bad_requests) {
   const auto& o = harness::OutpointTable();
   harness::CheckedBaseView base(harness::BlockHash(1));
@@ -450,9 +489,11 @@ BOOST_AUTO_TEST_CASE(random_simulation) {
   BOOST_TEST_CONTEXT("SEED=" << seed) {
     harness::Rng rng(seed);
     size_t flushes = 0;
-    for (int run = 0; run < 60; ++run) {
+    int ended = 0;
+    // 24,000 steps in runs of 400; a run a failed flush ends (see CoinsTester) is followed by a new one.
+    for (int steps = 0; steps < 60 * 400;) {
       harness::CoinsTester tester;
-      for (int i = 0; i < 400; ++i) {
+      for (int i = 0; i < 400 && !tester.ended(); ++i, ++steps) {
         harness::CoinsStep step;
         step.op = static_cast<harness::CoinsOp>(rng.Below(harness::kCoinsOpCount));
         step.outpoint = static_cast<uint8_t>(rng.Below(24));  // a narrower range: more collisions
@@ -461,10 +502,12 @@ BOOST_AUTO_TEST_CASE(random_simulation) {
         tester.Apply(step);
       }
       tester.CheckAll();
+      ended += tester.ended();
       flushes += tester.base().batches();
     }
-    // Writes must actually reach the base for the run to mean anything.
+    // Writes must actually reach the base, and the misuse path must be taken, for the run to mean anything.
     BOOST_TEST(flushes > 60u);
+    BOOST_TEST(ended > 0);
   }
 }
 
