@@ -22,6 +22,8 @@
 #include <util/fs.h>
 #include <util/signalinterrupt.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -32,7 +34,10 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
+
+#include <unistd.h>
 
 namespace core_adapter {
 namespace {
@@ -178,8 +183,23 @@ class BlocksDir {
   Obfuscation::KeyBytes key_{};
 };
 
-// The scratch directory (unique per process, removed at exit): `read` holds the files being read, `written`
-// the block files Core's writers fill.
+// Removes the scratch directories of processes that died before they could (a crash, a killed fuzzer):
+// core_block_files.<pid>.* whose pid no longer exists.
+void RemoveOrphanedScratch(const std::filesystem::path& tmp) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp, ec)) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view kPrefix = "core_block_files.";
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + kPrefix.size(), &end, 10);
+    if (pid <= 0 || *end != '.') continue;
+    if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) std::filesystem::remove_all(entry.path(), ec);
+  }
+}
+
+// The scratch directory (unique per process, removed at exit, or by a later process if this one dies
+// first): `read` holds the files being read, `written` the block files Core's writers fill.
 class Scratch {
  public:
   static Scratch& Get() {
@@ -191,7 +211,9 @@ class Scratch {
 
  private:
   Scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "core_block_files.XXXXXX").string();
+    const std::filesystem::path tmp = std::filesystem::temp_directory_path();
+    RemoveOrphanedScratch(tmp);
+    std::string pattern = (tmp / ("core_block_files." + std::to_string(getpid()) + ".XXXXXX")).string();
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
     root_ = fs::PathFromString(pattern);
     read_ = std::make_unique<BlocksDir>(root_ / "blocks", /*fast_prune=*/false);
