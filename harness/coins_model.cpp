@@ -134,27 +134,25 @@ CoinsStackModel::Written CoinsStackModel::WriteDown(int level, bool wipe) {
   Written out;
   for (const Key k : child.dirty_order) {
     const ModelEntry& ce = *child.entries[k];
+    if (level > 0 && ce.fresh && levels_[level - 1].entries[k] && levels_[level - 1].entries[k]->coin) {
+      out.misapplied = true;  // BatchWrite throws here
+      break;
+    }
+    out.order.push_back(k);
     if (level == 0) {
       base_[k] = ce.coin;
-      out.order.push_back(k);
       continue;
     }
     // A moved coin brings its heap block along; a copied one gets an exact block or reuses the parent's.
     const bool moved = seam::kBatchWriteMovesErasedCoins && (wipe || !ce.coin);
     Level& parent = levels_[level - 1];
     if (!parent.entries[k]) {
-      out.order.push_back(k);
       if (ce.fresh && !ce.coin) continue;
       ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh, moved ? ce.heap : HeapOfCopy(ce.coin)});
       MarkDirty(parent, k, pe);
       continue;
     }
     ModelEntry& pe = *parent.entries[k];
-    if (ce.fresh && pe.coin) {
-      out.misapplied = true;
-      break;
-    }
-    out.order.push_back(k);
     if (pe.fresh && !ce.coin) {
       Erase(parent, k);
       continue;
