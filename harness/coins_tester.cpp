@@ -361,13 +361,13 @@ void CoinsTester::ApplyWrite(bool wipe) {
   HARNESS_CHECK(!written.misapplied || !error.empty(), what, " did not throw, but a FRESH entry (",
                 OutpointTable()[model_.DirtyOrder(t).front()].ToString(), ") met an unspent one in the parent");
   if (written.misapplied) {
-    // The cache is unspecified after a failed flush (Core moves coins out of the entries it has written);
-    // after a failed sync both levels are checked below and the input goes on.
+    // The cache is unspecified after a failed flush (Core moves coins out of the entries it has written).
+    // After a failed sync the input goes on: Apply checks both levels and the top's dirty list; here every
+    // touched entry of both and the parent's dirty list.
     if (wipe) {
       ended_ = true;
     } else {
       CheckDirtyOrder(t - 1);
-      CheckDirtyOrder(t);
       CheckTouched(t - 1);
       CheckTouched(t);
     }
