@@ -27,7 +27,7 @@ CoinsViewCache::~CoinsViewCache() {
 CoinsViewCache::Map::iterator CoinsViewCache::FetchCoin(const OutPoint& outpoint) {
   auto it = map_.find(outpoint);
   if (it != map_.end()) return it;
-  std::optional<Coin> coin = parent_.GetCoin(outpoint);
+  std::optional<Coin> coin = FetchFromParent(outpoint);
   if (!coin) return map_.end();
   it = map_.try_emplace(outpoint, std::move(*coin)).first;
   usage_ += EntryUsage(it->second);
@@ -166,6 +166,13 @@ void CoinsViewCache::Flush() {
 }
 
 void CoinsViewCache::Sync() { WriteToParent(/*wipe=*/false); }
+
+void CoinsViewCache::Reset() {
+  map_.clear();
+  usage_ = 0;
+  dirty_count_ = 0;
+  best_block_.reset();
+}
 
 void CoinsViewCache::InsertEntry(const OutPoint& outpoint, Coin coin, uint8_t flags) {
   if (map_.count(outpoint) || ((flags & CacheEntry::kFresh) && !(flags & CacheEntry::kDirty))) {

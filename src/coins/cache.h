@@ -51,9 +51,11 @@ class CoinsViewCache : public CoinsView {
   void Uncache(const OutPoint& outpoint);
 
   // Writes every DIRTY entry to the parent, then empties this cache (usage returns to 0).
-  void Flush();
+  virtual void Flush();
   // Writes every DIRTY entry to the parent; spent entries are erased and unspent ones stay, clean.
-  void Sync();
+  virtual void Sync();
+  // Discards everything without writing: no entries, usage 0, no best block of its own.
+  virtual void Reset();
 
   size_t GetCacheSize() const { return map_.size(); }
   size_t DynamicMemoryUsage() const { return usage_; }
@@ -72,6 +74,9 @@ class CoinsViewCache : public CoinsView {
   // For tests that need an exact state: inserts an absent entry with `coin` and `flags` (DIRTY, and
   // FRESH only with DIRTY), keeping the accounting and the dirty list.
   void InsertEntry(const OutPoint& outpoint, Coin coin, uint8_t flags);
+  // A cache miss asks this for the parent's unspent coin: the parent's GetCoin.
+  virtual std::optional<Coin> FetchFromParent(const OutPoint& outpoint) { return parent_.GetCoin(outpoint); }
+  CoinsView& parent() const { return parent_; }
 
  private:
   friend class CoinsCursor;

@@ -36,13 +36,19 @@ void WriteHeader(BufferedWriter& out, const MessageStart& magic, std::span<const
   out.Write(header);
 }
 
-// Reads and checks the header of the record at the file's position; `trailer` is what follows the
-// payload (the undo checksum). Returns the payload size, which the file is known to hold.
-uint32_t ReadHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size, size_t trailer) {
+// The header of the record at the file's position, read and checked (magic, then size <= max_size): the
+// payload size and how many bytes of the file follow the header.
+struct Header {
+  uint32_t size;
+  uint64_t after;  // bytes in the file past the header
+  std::string where;
+};
+
+Header ReadHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size) {
   const auto file_size = in.Size();
   if (!file_size) throw IoError("record read: the file's size (or position) is unknown");
   const uint64_t at = *in.Position();
-  const std::string where = "record at offset " + std::to_string(at) + ": ";
+  std::string where = "record at offset " + std::to_string(at) + ": ";
   const uint64_t remaining = *file_size > at ? *file_size - at : 0;
   if (remaining < kRecordHeaderSize) {
     throw FramingError(FramingError::Kind::kTruncated,
@@ -60,12 +66,19 @@ uint32_t ReadHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size, 
     throw FramingError(FramingError::Kind::kTooLarge,
                        where + "size " + std::to_string(size) + " exceeds the limit of " + std::to_string(max_size));
   }
-  if (remaining - kRecordHeaderSize < uint64_t{size} + trailer) {
+  return {size, remaining - kRecordHeaderSize, std::move(where)};
+}
+
+// The header as ReadHeader checks it, plus that the file holds the payload and `trailer` bytes after it
+// (the undo checksum). Returns the payload size.
+uint32_t ReadWholeHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size, size_t trailer) {
+  const Header h = ReadHeader(in, magic, max_size);
+  if (h.after < uint64_t{h.size} + trailer) {
     throw FramingError(FramingError::Kind::kTruncated,
-                       where + "size " + std::to_string(size) + (trailer ? " plus checksum" : "") + ", but only " +
-                           std::to_string(remaining - kRecordHeaderSize) + " bytes follow the header");
+                       h.where + "size " + std::to_string(h.size) + (trailer ? " plus checksum" : "") +
+                           ", but only " + std::to_string(h.after) + " bytes follow the header");
   }
-  return size;
+  return h.size;
 }
 
 }  // namespace
@@ -76,6 +89,7 @@ const char* ToString(FramingError::Kind kind) {
     case FramingError::Kind::kBadMagic: return "bad magic";
     case FramingError::Kind::kTooLarge: return "too large";
     case FramingError::Kind::kBadChecksum: return "bad checksum";
+    case FramingError::Kind::kBadRange: return "bad range";
   }
   return "unknown";
 }
@@ -108,15 +122,35 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const Hash2
 }
 
 void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {
-  const uint32_t size = ReadHeader(in, magic, max_size, 0);
+  const uint32_t size = ReadWholeHeader(in, magic, max_size, 0);
   payload.resize(size);
   in.Read(payload);
+}
+
+void ReadBlockRecordPart(AutoFile& in, const MessageStart& magic, uint64_t offset, uint64_t size,
+                         std::vector<uint8_t>& part, uint32_t max_size) {
+  const Header h = ReadHeader(in, magic, max_size);
+  // offset <= h.size first, so that h.size - offset cannot wrap and offset + size is never formed.
+  if (size == 0 || offset > h.size || size > h.size - offset) {
+    throw FramingError(FramingError::Kind::kBadRange, h.where + "part [" + std::to_string(offset) + ", +" +
+                                                          std::to_string(size) + ") of a payload of " +
+                                                          std::to_string(h.size) + " bytes");
+  }
+  // Both at most h.size now: the sum cannot overflow.
+  if (h.after < offset + size) {
+    throw FramingError(FramingError::Kind::kTruncated,
+                       h.where + "part [" + std::to_string(offset) + ", +" + std::to_string(size) + "), but only " +
+                           std::to_string(h.after) + " bytes follow the header");
+  }
+  in.Seek(static_cast<int64_t>(offset), SEEK_CUR);
+  part.resize(size);
+  in.Read(part);
 }
 
 void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev_block_hash,
                     std::vector<uint8_t>& payload, uint32_t max_size) {
   const uint64_t at = in.Position().value_or(0);
-  const uint32_t size = ReadHeader(in, magic, max_size, kChecksumSize);
+  const uint32_t size = ReadWholeHeader(in, magic, max_size, kChecksumSize);
   payload.resize(size);
   in.Read(payload);
   Hash256 stored;

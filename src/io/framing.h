@@ -35,6 +35,7 @@ class FramingError : public IoError {
     kBadMagic = 1,     // the first 4 bytes are not the expected network magic
     kTooLarge = 2,     // the size field exceeds the limit
     kBadChecksum = 3,  // the undo checksum does not match
+    kBadRange = 4,     // a requested part of a block record is empty or does not lie inside its payload
   };
   FramingError(Kind kind, const std::string& message) : IoError(message), kind_(kind) {}
   Kind kind() const { return kind_; }
@@ -63,5 +64,17 @@ void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_
                      uint32_t max_size = kMaxRecordSize);
 void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev_block_hash,
                     std::vector<uint8_t>& payload, uint32_t max_size = kMaxRecordSize);
+
+// Read bytes [offset, offset + size) of the payload of the block record at the file's position into `part`
+// (replacing its contents); afterwards the position is just past those bytes. The file's size must be
+// known. Checked in this order, each before anything is allocated: the header is in the file (else
+// kTruncated), its magic (kBadMagic), size field <= max_size (kTooLarge); then the range: size > 0 and
+// offset + size <= the size field, computed without overflow for any 64-bit offset and size (else
+// kBadRange); then that the file holds the part's bytes (else kTruncated). Bytes of the record past the
+// part are never read and need not be in the file: a part may be read from a record whose tail is cut
+// off. Throws FramingError as listed, IoError for a failed read; the position and `part` are then
+// unspecified, except that a part rejected by these checks has not been allocated.
+void ReadBlockRecordPart(AutoFile& in, const MessageStart& magic, uint64_t offset, uint64_t size,
+                         std::vector<uint8_t>& part, uint32_t max_size = kMaxRecordSize);
 
 }  // namespace embedded

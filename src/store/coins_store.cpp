@@ -163,6 +163,34 @@ void CoinsStore::BatchWrite(CoinsCursor& cursor, const Hash256& best_block) {
   Write(batch, /*sync=*/true);
 }
 
+Hash256 CoinsStore::ForEachCoin(const std::function<void(const OutPoint&, const Coin&)>& visit) const {
+  leveldb::ReadOptions options;
+  options.snapshot = db_->GetSnapshot();
+  const std::unique_ptr<const leveldb::Snapshot, std::function<void(const leveldb::Snapshot*)>> snapshot(
+      options.snapshot, [this](const leveldb::Snapshot* s) { db_->ReleaseSnapshot(s); });
+  Hash256 best;
+  std::string value;
+  const leveldb::Status status = db_->Get(options, kBestBlockKey, &value);
+  if (status.ok()) {
+    value = Obfuscate(std::move(value));
+    if (value.size() != best.bytes.size()) throw StoreCorruption("best block: not a 32-byte hash");
+    std::copy(value.begin(), value.end(), best.bytes.begin());
+  } else if (!status.IsNotFound()) {
+    Check(status, "read");
+  }
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(options));
+  for (it->Seek(std::string(1, kCoinPrefix)); it->Valid() && it->key()[0] == kCoinPrefix; it->Next()) {
+    const OutPoint outpoint = DecodeCoinKey(AsBytes(it->key().ToString()));
+    try {
+      visit(outpoint, DecodeCoin(AsBytes(Obfuscate(it->value().ToString()))));
+    } catch (const StoreCorruption& e) {
+      throw StoreCorruption("coin " + outpoint.ToString() + ": " + e.what());
+    }
+  }
+  Check(it->status(), "iterate");
+  return best;
+}
+
 void CoinsStore::ForEachRaw(const std::function<void(std::string_view, std::string_view)>& visit) const {
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {

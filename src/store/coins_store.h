@@ -84,6 +84,10 @@ class CoinsStore : public CoinsView {
   // throw to abandon the flush there, or end the process: how tests simulate a crash.
   std::function<void(size_t)> after_partial_write;
 
+  // The cursor (Bitcoin Core's CCoinsViewDB::Cursor, what dumptxoutset and gettxoutsetinfo read): calls
+  // `visit` with every stored coin, decoded, in key order, as the store was when the walk began; returns
+  // the best block recorded then. Throws StoreCorruption for a record it cannot decode.
+  Hash256 ForEachCoin(const std::function<void(const OutPoint&, const Coin&)>& visit) const;
   // Calls `visit` with every key and its raw (still obfuscated) value, in key order, for tests and
   // inspection; the views are valid only during the call.
   void ForEachRaw(const std::function<void(std::string_view key, std::string_view value)>& visit) const;

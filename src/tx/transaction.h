@@ -99,6 +99,10 @@ void SerializeBlock(std::vector<uint8_t>& out, const Block& block, bool with_wit
 size_t SerializedSize(const Transaction& tx, bool with_witness);
 size_t SerializedSize(const Block& block, bool with_witness);
 
+// The transaction's id: double SHA-256 (libcrypto) of its serialization without witnesses, in the byte
+// order the hash produces, which is how an outpoint stores it.
+Hash256 TxidOf(const Transaction& tx);
+
 // Reads one transaction from `in` (more bytes may follow); the result means nothing unless in.ok() after.
 Transaction ReadTransaction(SpanReader& in);
 // Parse a whole byte string (bytes after the object are an error). False on malformed input, with the
