@@ -1,5 +1,6 @@
 #include "core/block_files.h"
 #include "core/convert.h"
+#include "core/features.h"
 
 #include <chain.h>
 #include <consensus/validation.h>
@@ -32,14 +33,23 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <unistd.h>
 
 namespace core_adapter {
+
+static_assert(kPartialBlockReads == core_features::raw_block_part,
+              "kPartialBlockReads must say whether this tree's ReadRawBlock reads parts (#33657)");
+// The part's offset and size reach ReadRawBlock as size_t unchanged.
+static_assert(sizeof(size_t) >= sizeof(uint64_t));
+
 namespace {
 
 // The chain with this message start, of those a caller may name (built once); null if none.
@@ -296,6 +306,21 @@ std::pair<const node::BlockManager*, unsigned int> Stage(AutoFile& in, const Mes
   return {&manager, static_cast<unsigned int>(start + kRecordHeaderSize)};
 }
 
+// Core's ReadRawBlock of the whole block at `pos` (into a vector before #33657; returning it since); nullopt
+// when it fails.
+template <class Manager>
+std::optional<std::vector<std::byte>> ReadRaw(const Manager& manager, const FlatFilePos& pos) {
+  if constexpr (core_features::raw_block_part) {
+    auto block = manager.ReadRawBlock(pos);
+    if (!block) return std::nullopt;
+    return std::move(*block);
+  } else {
+    std::vector<std::byte> block;
+    if (!manager.ReadRawBlock(block, pos)) return std::nullopt;
+    return block;
+  }
+}
+
 // The kind of a failure from what Core logged about it.
 [[noreturn]] void Fail(const char* what) {
   const std::string log = LogListener::Get().Lines();
@@ -315,6 +340,25 @@ std::pair<const node::BlockManager*, unsigned int> Stage(AutoFile& in, const Mes
   throw FramingError(kind, std::string(what) + ": " + log);
 }
 
+// Core's ReadRawBlock of bytes [offset, offset + size) of the payload of the block at `pos` (#33657). A bad
+// range is returned, not logged: it becomes kBadRange here; other failures go through Fail. The call with a
+// part is instantiated only for trees that have it.
+template <class Manager>
+std::vector<std::byte> ReadRawPart(const Manager& manager, const FlatFilePos& pos, uint64_t offset, uint64_t size) {
+  if constexpr (core_features::raw_block_part) {
+    auto part = manager.ReadRawBlock(pos, std::pair<size_t, size_t>{offset, size});
+    if (part) return std::move(*part);
+    using Error = std::remove_cvref_t<decltype(part.error())>;
+    if (part.error() == Error::BadPartRange) {
+      throw FramingError(FramingError::Kind::kBadRange, "ReadRawBlock: part [" + std::to_string(offset) + ", +" +
+                                                            std::to_string(size) + ") is not inside the block");
+    }
+    Fail("ReadRawBlock");
+  } else {
+    throw std::logic_error("ReadRawBlock of this Bitcoin Core tree reads no parts of a block (#33657)");
+  }
+}
+
 }  // namespace
 
 const char* ToString(FramingError::Kind kind) {
@@ -323,6 +367,7 @@ const char* ToString(FramingError::Kind kind) {
     case FramingError::Kind::kBadMagic: return "bad magic";
     case FramingError::Kind::kTooLarge: return "too large";
     case FramingError::Kind::kBadChecksum: return "bad checksum";
+    case FramingError::Kind::kBadRange: return "bad range";
   }
   return "unknown";
 }
@@ -354,7 +399,7 @@ void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<
   BlocksDir& dir = Scratch::Get().written();
   node::BlockManager& manager = dir.Manager(*chain, kWrittenKey);
   LogListener::Get().Clear();
-  const FlatFilePos pos = manager.WriteBlock(block, /*nHeight=*/0);
+  const FlatFilePos pos = WITH_LOCK(::cs_main, return manager.WriteBlock(block, /*nHeight=*/0));
   if (pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
   Append(out, dir.ReadBack("blk", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
                            kRecordHeaderSize + payload.size()));
@@ -383,7 +428,7 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
   node::BlockManager& manager = dir.Manager(*chain, kWrittenKey);
   LogListener::Get().Clear();
   // Undo data goes to the rev file numbered as its block's blk file: an (empty) block is written first.
-  const FlatFilePos block_pos = manager.WriteBlock(CBlock{}, /*nHeight=*/0);
+  const FlatFilePos block_pos = WITH_LOCK(::cs_main, return manager.WriteBlock(CBlock{}, /*nHeight=*/0));
   if (block_pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
   const uint256 prev_hash = ToCore(prev_block_hash);
   CBlockIndex parent;
@@ -408,11 +453,25 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
 void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {
   uint64_t start = 0;
   const auto [manager, pos] = Stage(in, magic, max_size, "blk00000.dat", start);
-  std::vector<std::byte> block;
-  if (!manager->ReadRawBlock(block, FlatFilePos{0, pos})) Fail("ReadRawBlock");
-  payload.resize(block.size());
-  std::copy(block.begin(), block.end(), reinterpret_cast<std::byte*>(payload.data()));
-  in.Seek(static_cast<int64_t>(start + kRecordHeaderSize + block.size()), SEEK_SET);
+  const std::optional<std::vector<std::byte>> block = ReadRaw(*manager, FlatFilePos{0, pos});
+  if (!block) Fail("ReadRawBlock");
+  payload.resize(block->size());
+  std::copy(block->begin(), block->end(), reinterpret_cast<std::byte*>(payload.data()));
+  in.Seek(static_cast<int64_t>(start + kRecordHeaderSize + block->size()), SEEK_SET);
+}
+
+void ReadBlockRecordPart(AutoFile& in, const MessageStart& magic, uint64_t offset, uint64_t size,
+                         std::vector<uint8_t>& part, uint32_t max_size) {
+  if constexpr (!kPartialBlockReads) {
+    throw std::logic_error("ReadBlockRecordPart needs Bitcoin Core's partial block reads (#33657), which this "
+                           "tree lacks: check kPartialBlockReads first");
+  }
+  uint64_t start = 0;
+  const auto [manager, pos] = Stage(in, magic, max_size, "blk00000.dat", start);
+  const std::vector<std::byte> bytes = ReadRawPart(*manager, FlatFilePos{0, pos}, offset, size);
+  part.resize(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<std::byte*>(part.data()));
+  in.Seek(static_cast<int64_t>(start + kRecordHeaderSize + offset + bytes.size()), SEEK_SET);
 }
 
 void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const embedded::Hash256& prev_block_hash,

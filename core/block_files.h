@@ -6,9 +6,10 @@
 // So the adapter keeps a scratch blocks directory (unique per process, removed at exit) and, for each read,
 // copies the file's raw (obfuscated) bytes to blk00000.dat or rev00000.dat, makes sure the BlockManager
 // there was started with an xor.dat holding the file's key, and asks Core for the record at the file's
-// position: ReadRawBlock for a block record, ReadBlockUndo (with a block index whose parent has the given
-// hash) for an undo record. Core reports a failed read only in its log; the adapter listens to Core's log
-// and turns the message into the FramingError kind.
+// position: ReadRawBlock for a block record (with the part, for a part of its payload), ReadBlockUndo
+// (with a block index whose parent has the given hash) for an undo record. Core reports a failed read only
+// in its log (except a bad part range, which ReadRawBlock returns without logging); the adapter listens to
+// Core's log and turns the message into the FramingError kind.
 // Writing: BlockManager writes only whole CBlock / CBlockUndo objects, in block files and at positions it
 // chooses. So a payload that is exactly a serialized CBlock (or CBlockUndo), with the message start of one
 // of Core's chains, is written by WriteBlock (WriteBlockUndo, after an empty block that gives it a block
@@ -38,9 +39,9 @@ inline constexpr uint32_t kMaxRecordSize = 0x02000000;
 // Core's limit is fixed (MAX_SIZE); the embedded reader takes it as a parameter. The adapter accepts only
 // kMaxRecordSize and throws std::invalid_argument for anything else.
 inline constexpr bool kRecordLimitIsParameter = false;
-// ReadRawBlock allocates the size field's bytes (up to MAX_SIZE, zeroed) before it finds the file too
-// short; the embedded reader checks the file's length first. (The adapter fills the caller's vector only
-// on success, so the caller cannot see Core's allocation either way.)
+// ReadRawBlock allocates the size field's bytes (up to MAX_SIZE, zeroed; for a part, the part's size)
+// before it finds the file too short; the embedded reader checks the file's length first. (The adapter
+// fills the caller's vector only on success, so the caller cannot see Core's allocation either way.)
 inline constexpr bool kTruncatedRecordAllocatesNothing = false;
 // ReadBlockUndo starts at the payload (the index stores the position after the header) and checks neither
 // the magic nor the size field: the payload's own encoding, a serialized CBlockUndo, says where it ends.
@@ -51,6 +52,11 @@ inline constexpr bool kUndoHeaderChecked = false;
 inline constexpr bool kWriterRejectsOversized = false;
 // Payloads that are serialized blocks and undo data are written by Core's own writers (above).
 inline constexpr bool kWriterTakesObjects = true;
+// Bitcoin Core PR #33657: ReadRawBlock reads a part (offset, size) of a block and reports an empty or
+// out-of-payload range as BadPartRange (SUITE_CORE_RAW_BLOCK_PART from cmake/BitcoinCore.cmake's feature
+// probe; core/block_files.cpp checks it against core/features.h). A tree without it has no partial reads:
+// ReadBlockRecordPart then throws std::logic_error.
+inline constexpr bool kPartialBlockReads = SUITE_CORE_RAW_BLOCK_PART;
 
 class FramingError : public IoError {
  public:
@@ -59,6 +65,7 @@ class FramingError : public IoError {
     kBadMagic = 1,
     kTooLarge = 2,
     kBadChecksum = 3,
+    kBadRange = 4,  // Core's ReadRawError::BadPartRange
   };
   FramingError(Kind kind, const std::string& message) : IoError(message), kind_(kind) {}
   Kind kind() const { return kind_; }
@@ -81,5 +88,10 @@ void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_
                      uint32_t max_size = kMaxRecordSize);
 void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
                     std::vector<uint8_t>& payload, uint32_t max_size = kMaxRecordSize);
+// The contract of embedded::ReadBlockRecordPart (src/io/framing.h), through ReadRawBlock with the part:
+// BadPartRange is kBadRange, the other failures are kinds as for ReadBlockRecord. `part` is filled only on
+// success. Requires kPartialBlockReads (std::logic_error otherwise) and `magic` as for ReadBlockRecord.
+void ReadBlockRecordPart(AutoFile& in, const MessageStart& magic, uint64_t offset, uint64_t size,
+                         std::vector<uint8_t>& part, uint32_t max_size = kMaxRecordSize);
 
 }  // namespace core_adapter

@@ -1,21 +1,87 @@
 #include "core/coins_cache.h"
 #include "core/convert.h"
+#include "core/features.h"
 
 #include <coins.h>
 #include <memusage.h>
+#include <primitives/block.h>
 #include <primitives/transaction.h>
 #include <script/script.h>
 #include <uint256.h>
 
+#include <array>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace core_adapter {
+
+static_assert(kRefusedBatchThrows == core_features::void_batch_write &&
+                  kDirtyCountIsCounted == core_features::dirty_count && kPeekCoinIsCores == core_features::peek_coin &&
+                  kResetIsCores == core_features::reset_guard && kOverlayIsCores == core_features::coins_view_overlay &&
+                  kOverlaySyncRaces == core_features::overlay_sync_races,
+              "SUITE_CORE_* disagree with core/features.h: the feature probe ran on another tree; reconfigure");
+
 namespace {
 
 uint8_t Flags(const CCoinsCacheEntry& e) {
   return (e.IsDirty() ? CacheEntry::kDirty : 0) | (e.IsFresh() ? CacheEntry::kFresh : 0);
+}
+
+// The protected state of any Core cache (an overlay included): a class derived from CCoinsViewCache may
+// form pointers to its protected members, and a member pointer applies to every object of the class. Core
+// declares these members mutable, which a member pointer does not carry: const is cast away, as Core's own
+// const methods change them.
+struct Open : ::CCoinsViewCache {
+  static ::CCoinsViewCache& Mutable(const ::CCoinsViewCache& c) { return const_cast<::CCoinsViewCache&>(c); }
+  static CCoinsMap& Map(const ::CCoinsViewCache& c) { return Mutable(c).*(&Open::cacheCoins); }
+  static ::CoinsCachePair& Sentinel(const ::CCoinsViewCache& c) { return Mutable(c).*(&Open::m_sentinel); }
+  static size_t& CoinsUsage(const ::CCoinsViewCache& c) { return Mutable(c).*(&Open::cachedCoinsUsage); }
+};
+
+// Core's dirty counter (#33512), for InsertEntry; templates, so that trees without it never compile it.
+template <class C>
+struct OpenDirtyCount : C {
+  static size_t& Of(C& c) { return c.*(&OpenDirtyCount::m_dirty_count); }
+};
+template <class C>
+void CountNewDirty(C& cache) {
+  if constexpr (kDirtyCountIsCounted) ++OpenDirtyCount<C>::Of(cache);
+}
+
+// Core's Flush, Sync or BatchWrite (`write`): before #33866 they return false for a batch the parent
+// refused, which becomes `error`; since, the refusal is already an exception.
+template <class C, class Write>
+void RunWrite(C& cache, Write&& write, const char* error) {
+  if constexpr (std::is_void_v<decltype(write(cache))>) {
+    write(cache);
+  } else if (!write(cache)) {
+    throw std::runtime_error(error);
+  }
+}
+
+template <class C>
+size_t DirtyCount(const C& cache) {
+  if constexpr (kDirtyCountIsCounted) {
+    return cache.GetDirtyCount();
+  } else {
+    size_t n = 0;
+    const auto& sentinel = Open::Sentinel(cache);
+    for (const auto* p = sentinel.second.Next(); p != &sentinel; p = p->second.Next()) ++n;
+    return n;
+  }
+}
+
+template <class C>
+std::optional<::Coin> CorePeek(const C& cache, const COutPoint& outpoint) {
+  return cache.PeekCoin(outpoint);
+}
+
+template <class C>
+void CoreReset(C& cache) {
+  [[maybe_unused]] const auto guard = cache.CreateResetGuard();  // Reset() runs as it goes
 }
 
 }  // namespace
@@ -48,63 +114,56 @@ CoinsCachePair* CoinsCursor::Next(CoinsCachePair& current) {
 // ---- the bridge from a Core cache to a view that is not a Core view ----
 
 // A Core CCoinsView over an adapter CoinsView: what a Core cache uses as its base when the parent has no
-// Core view of its own.
+// Core view of its own, or when it must only peek at the parent (`peek`: the overlay where Core has none).
+// Reads are const and touch nothing but the view's own PeekCoin, so the overlay's fetchers may call them
+// from several threads.
 class CoinsViewCache::Bridge final : public ::CCoinsView {
  public:
-  explicit Bridge(CoinsView& view) : view_(view) {}
+  Bridge(CoinsView& view, bool peek) : view_(view), peek_(peek) {}
 
   std::optional<::Coin> GetCoin(const COutPoint& outpoint) const override {
-    const std::optional<embedded::Coin> coin = view_.GetCoin(FromCore(outpoint));
-    if (!coin) return std::nullopt;
-    return ToCore(*coin);
+    return ToCore(peek_ ? view_.PeekCoin(FromCore(outpoint)) : view_.GetCoin(FromCore(outpoint)));
   }
-  bool HaveCoin(const COutPoint& outpoint) const override { return view_.HaveCoin(FromCore(outpoint)); }
+  // An override in trees where CCoinsView has PeekCoin (#34165), a function of the bridge's own before.
+  virtual std::optional<::Coin> PeekCoin(const COutPoint& outpoint) const final {
+    return ToCore(view_.PeekCoin(FromCore(outpoint)));
+  }
+  bool HaveCoin(const COutPoint& outpoint) const override {
+    return peek_ ? view_.PeekCoin(FromCore(outpoint)).has_value() : view_.HaveCoin(FromCore(outpoint));
+  }
   uint256 GetBestBlock() const override { return ToCore(view_.GetBestBlock()); }
-  // The view reports failure by throwing (the embedded interface returns nothing), so a batch that
-  // returns has been applied.
-  bool BatchWrite(CoinsViewCacheCursor& cursor, const uint256& best_block) override {
+  std::vector<uint256> GetHeadBlocks() const override { return {}; }
+  size_t EstimateSize() const override { return 0; }
+  // The view reports a refusal by throwing (the embedded interface returns nothing), so a batch that
+  // returns has been applied: Core's bool before #33866 is then true.
+  using Result = decltype(std::declval<::CCoinsView&>().BatchWrite(std::declval<CoinsViewCacheCursor&>(),
+                                                                     std::declval<const uint256&>()));
+  Result BatchWrite(CoinsViewCacheCursor& cursor, const uint256& best_block) override {
     CoinsCursor wrapped(cursor);
     view_.BatchWrite(wrapped, FromCore(best_block));
-    return true;
+    return static_cast<Result>(true);
   }
 
  private:
   CoinsView& view_;
-};
-
-// ---- Core's cache, with its protected state readable ----
-
-class CoinsViewCache::Cache final : public ::CCoinsViewCache {
- public:
-  // Deterministic hashing: the same input replays the same map.
-  explicit Cache(::CCoinsView* base) : ::CCoinsViewCache(base, /*deterministic=*/true) {}
-
-  const CCoinsMap& map() const { return cacheCoins; }
-  const ::CoinsCachePair& sentinel() const { return m_sentinel; }
-  size_t coins_usage() const { return cachedCoinsUsage; }
-
-  void Insert(const COutPoint& outpoint, ::Coin coin, uint8_t flags) {
-    if ((flags & ~(CCoinsCacheEntry::DIRTY | CCoinsCacheEntry::FRESH)) ||
-        ((flags & CCoinsCacheEntry::FRESH) && !(flags & CCoinsCacheEntry::DIRTY))) {
-      throw std::logic_error("InsertEntry: flags must be DIRTY, DIRTY+FRESH or none");
-    }
-    if (cacheCoins.count(outpoint)) throw std::logic_error("InsertEntry: the entry exists");
-    auto [it, inserted] = cacheCoins.try_emplace(outpoint, std::move(coin));
-    cachedCoinsUsage += it->second.coin.DynamicMemoryUsage();
-    if (flags & CCoinsCacheEntry::DIRTY) CCoinsCacheEntry::SetDirty(*it, m_sentinel);
-    if (flags & CCoinsCacheEntry::FRESH) CCoinsCacheEntry::SetFresh(*it, m_sentinel);
-  }
+  const bool peek_;
 };
 
 // ---- CoinsViewCache ----
 
-CoinsViewCache::CoinsViewCache(CoinsView* parent) : parent_(*parent) {
-  ::CCoinsView* base = parent->CoreView();
+CoinsViewCache::CoinsViewCache(CoinsView* parent)
+    : CoinsViewCache(
+          parent, [](::CCoinsView* base) { return std::make_unique<::CCoinsViewCache>(base, /*deterministic=*/true); },
+          /*peek_parent=*/false) {}
+
+CoinsViewCache::CoinsViewCache(CoinsView* parent, MakeCore make, bool peek_parent)
+    : parent_(*parent), make_(std::move(make)) {
+  ::CCoinsView* base = peek_parent ? nullptr : parent->CoreView();
   if (base == nullptr) {
-    bridge_ = std::make_unique<Bridge>(*parent);
+    bridge_ = std::make_unique<Bridge>(*parent, peek_parent);
     base = bridge_.get();
   }
-  cache_ = std::make_unique<Cache>(base);
+  cache_ = make_(base);  // deterministic hashing: the same input replays the same map
 }
 
 CoinsViewCache::~CoinsViewCache() = default;
@@ -116,10 +175,15 @@ std::optional<embedded::Coin> CoinsViewCache::GetCoin(const embedded::OutPoint& 
 }
 
 std::optional<embedded::Coin> CoinsViewCache::PeekCoin(const embedded::OutPoint& outpoint) const {
-  const auto it = cache_->map().find(ToCore(outpoint));
-  if (it == cache_->map().end()) return parent_.PeekCoin(outpoint);
-  if (it->second.coin.IsSpent()) return std::nullopt;
-  return FromCore(it->second.coin);
+  if constexpr (kPeekCoinIsCores) {
+    return FromCore(CorePeek(*cache_, ToCore(outpoint)));
+  } else {
+    const CCoinsMap& map = Open::Map(*cache_);
+    const auto it = map.find(ToCore(outpoint));
+    if (it == map.end()) return parent_.PeekCoin(outpoint);
+    if (it->second.coin.IsSpent()) return std::nullopt;
+    return FromCore(it->second.coin);
+  }
 }
 
 bool CoinsViewCache::HaveCoin(const embedded::OutPoint& outpoint) { return cache_->HaveCoin(ToCore(outpoint)); }
@@ -129,9 +193,8 @@ embedded::Hash256 CoinsViewCache::GetBestBlock() const { return FromCore(cache_-
 void CoinsViewCache::SetBestBlock(const embedded::Hash256& best_block) { cache_->SetBestBlock(ToCore(best_block)); }
 
 void CoinsViewCache::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) {
-  if (!cache_->BatchWrite(cursor.core(), ToCore(best_block))) {
-    throw std::runtime_error("BatchWrite: Core's cache refused the batch");
-  }
+  RunWrite(*cache_, [&](auto& c) { return c.BatchWrite(cursor.core(), ToCore(best_block)); },
+           "BatchWrite: Core's cache refused the batch");
 }
 
 const embedded::Coin& CoinsViewCache::AccessCoin(const embedded::OutPoint& outpoint) {
@@ -158,31 +221,38 @@ bool CoinsViewCache::SpendCoin(const embedded::OutPoint& outpoint, embedded::Coi
 void CoinsViewCache::Uncache(const embedded::OutPoint& outpoint) { cache_->Uncache(ToCore(outpoint)); }
 
 void CoinsViewCache::Flush() {
-  if (!cache_->Flush()) throw std::runtime_error("Flush: the parent refused the batch (Core's Flush returned false)");
+  RunWrite(*cache_, [](auto& c) { return c.Flush(); }, "Flush: the parent refused the batch (Core's Flush returned false)");
 }
 
 void CoinsViewCache::Sync() {
-  if (!cache_->Sync()) throw std::runtime_error("Sync: the parent refused the batch (Core's Sync returned false)");
+  RunWrite(*cache_, [](auto& c) { return c.Sync(); }, "Sync: the parent refused the batch (Core's Sync returned false)");
+}
+
+void CoinsViewCache::Reset() {
+  if constexpr (kResetIsCores) {
+    CoreReset(*cache_);
+  } else {
+    ::CCoinsView* base = bridge_ ? bridge_.get() : parent_.CoreView();
+    cache_.reset();
+    cache_ = make_(base);
+  }
+  found_.clear();
 }
 
 size_t CoinsViewCache::GetCacheSize() const { return cache_->GetCacheSize(); }
 
 size_t CoinsViewCache::DynamicMemoryUsage() const { return cache_->DynamicMemoryUsage(); }
 
-size_t CoinsViewCache::CoinsUsage() const { return cache_->coins_usage(); }
+size_t CoinsViewCache::CoinsUsage() const { return Open::CoinsUsage(*cache_); }
 
 size_t CoinsViewCache::ScriptHeapCharge(size_t bytes) { return memusage::MallocUsage(bytes); }
 
-size_t CoinsViewCache::GetDirtyCount() const {
-  size_t n = 0;
-  const auto& sentinel = cache_->sentinel();
-  for (const auto* p = sentinel.second.Next(); p != &sentinel; p = p->second.Next()) ++n;
-  return n;
-}
+size_t CoinsViewCache::GetDirtyCount() const { return DirtyCount(*cache_); }
 
 const CacheEntry* CoinsViewCache::FindEntry(const embedded::OutPoint& outpoint) const {
-  const auto it = cache_->map().find(ToCore(outpoint));
-  if (it == cache_->map().end()) return nullptr;
+  const CCoinsMap& map = Open::Map(*cache_);
+  const auto it = map.find(ToCore(outpoint));
+  if (it == map.end()) return nullptr;
   CacheEntry& slot = found_[outpoint];
   slot = CacheEntry(FromCore(it->second.coin), Flags(it->second));
   return &slot;
@@ -190,14 +260,14 @@ const CacheEntry* CoinsViewCache::FindEntry(const embedded::OutPoint& outpoint) 
 
 std::vector<embedded::OutPoint> CoinsViewCache::DirtyOrder() const {
   std::vector<embedded::OutPoint> out;
-  const auto& sentinel = cache_->sentinel();
+  const auto& sentinel = Open::Sentinel(*cache_);
   for (const auto* p = sentinel.second.Next(); p != &sentinel; p = p->second.Next()) out.push_back(FromCore(p->first));
   return out;
 }
 
 void CoinsViewCache::SanityCheck() const {
   auto fail = [](const std::string& what) { throw std::logic_error("SanityCheck: " + what); };
-  const CCoinsMap& map = cache_->map();
+  const CCoinsMap& map = Open::Map(*cache_);
   size_t usage = 0, flagged = 0;
   for (const auto& [outpoint, e] : map) {
     const std::string at = FromCore(outpoint).ToString();
@@ -209,10 +279,10 @@ void CoinsViewCache::SanityCheck() const {
     usage += e.coin.DynamicMemoryUsage();
     if (e.IsDirty() || e.IsFresh()) ++flagged;
   }
-  if (usage != cache_->coins_usage()) {
-    fail("tracked usage " + std::to_string(cache_->coins_usage()) + " != recomputed " + std::to_string(usage));
+  if (usage != CoinsUsage()) {
+    fail("tracked usage " + std::to_string(CoinsUsage()) + " != recomputed " + std::to_string(usage));
   }
-  const auto& sentinel = cache_->sentinel();
+  const auto& sentinel = Open::Sentinel(*cache_);
   size_t length = 0;
   for (const auto* p = &sentinel;;) {
     const auto* next = p->second.Next();
@@ -227,11 +297,27 @@ void CoinsViewCache::SanityCheck() const {
   if (length != flagged) {
     fail("list length " + std::to_string(length) + " != flagged entries " + std::to_string(flagged));
   }
+  if (kDirtyCountIsCounted && GetDirtyCount() != flagged) {
+    fail("dirty count " + std::to_string(GetDirtyCount()) + " != flagged entries " + std::to_string(flagged));
+  }
   cache_->SanityCheck();  // Core's: asserts
 }
 
 void CoinsViewCache::InsertEntry(const embedded::OutPoint& outpoint, embedded::Coin coin, uint8_t flags) {
-  cache_->Insert(ToCore(outpoint), ToCore(coin), flags);
+  if ((flags & ~(CCoinsCacheEntry::DIRTY | CCoinsCacheEntry::FRESH)) ||
+      ((flags & CCoinsCacheEntry::FRESH) && !(flags & CCoinsCacheEntry::DIRTY))) {
+    throw std::logic_error("InsertEntry: flags must be DIRTY, DIRTY+FRESH or none");
+  }
+  CCoinsMap& map = Open::Map(*cache_);
+  const COutPoint key = ToCore(outpoint);
+  if (map.count(key)) throw std::logic_error("InsertEntry: the entry exists");
+  auto [it, inserted] = map.try_emplace(key, ToCore(coin));
+  Open::CoinsUsage(*cache_) += it->second.coin.DynamicMemoryUsage();
+  if (flags & CCoinsCacheEntry::DIRTY) {
+    CCoinsCacheEntry::SetDirty(*it, Open::Sentinel(*cache_));
+    CountNewDirty(*cache_);
+  }
+  if (flags & CCoinsCacheEntry::FRESH) CCoinsCacheEntry::SetFresh(*it, Open::Sentinel(*cache_));
 }
 
 }  // namespace core_adapter

@@ -1,20 +1,23 @@
 // Bitcoin Core side of seam/coins_cache.h: the embedded coins cache's interface (src/coins/view.h,
-// src/coins/cache.h) over Bitcoin Core's CCoinsViewCache (coins.h). Core's objects live behind pointers so
-// harness code never includes Core's headers; outpoints, coins and hashes cross the boundary as the
-// embedded vocabulary and are converted field by field in core/coins_cache.cpp.
+// src/coins/cache.h, src/coins/overlay.h) over Bitcoin Core's CCoinsViewCache and CoinsViewOverlay
+// (coins.h). Core's objects live behind pointers so harness code never includes Core's headers; outpoints,
+// coins and hashes cross the boundary as the embedded vocabulary and are converted field by field in
+// core/coins_cache.cpp.
 //
 // Stacking: a CoinsViewCache asks its parent for CoreView(). A parent that is itself backed by a Core view
 // (another CoinsViewCache, or the coins store adapter's CCoinsViewDB) is used directly, so the BatchWrite
 // that runs between them is Core's own. Any other parent (e.g. the harness's CheckedBaseView) is reached
-// through a Core CCoinsView bridge that forwards GetCoin, HaveCoin, GetBestBlock and BatchWrite, handing the
-// parent Core's cursor wrapped in a CoinsCursor.
+// through a Core CCoinsView bridge that forwards GetCoin, PeekCoin, HaveCoin, GetBestBlock and BatchWrite,
+// handing the parent Core's cursor wrapped in a CoinsCursor.
 //
 // Where Core's contract differs from the embedded one the difference is data in seam/coins_cache.h; the
-// README's differences table lists every one.
+// README's differences table lists every one. Where Core versions differ (core/features.h finds which
+// changes the tree has), the constants below say which way this tree goes.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,14 +26,36 @@
 
 #include "src/coins/coin.h"
 #include "src/coins/outpoint.h"
+#include "src/tx/transaction.h"
 
 // Bitcoin Core's.
+class CBlock;
 class CCoinsView;
+class CCoinsViewCache;
 class COutPoint;
 struct CCoinsCacheEntry;
 struct CoinsViewCacheCursor;
 
 namespace core_adapter {
+
+// Bitcoin Core changes inside the supported range, as this tree has them (SUITE_CORE_<NAME> from
+// cmake/BitcoinCore.cmake's feature probe; core/coins_cache.cpp checks them against core/features.h).
+// #33866: Flush, Sync and BatchWrite return void, a refused batch is an exception (before: false).
+inline constexpr bool kRefusedBatchThrows = SUITE_CORE_VOID_BATCH_WRITE;
+// #33512: GetDirtyCount() is Core's own counter, which SanityCheck checks (before: the adapter counts the
+// flagged list).
+inline constexpr bool kDirtyCountIsCounted = SUITE_CORE_DIRTY_COUNT;
+// #34165: PeekCoin is Core's (before: the adapter's own walk down the stack).
+inline constexpr bool kPeekCoinIsCores = SUITE_CORE_PEEK_COIN;
+// #34164: Reset() is Core's, through CreateResetGuard (before: the adapter replaces the Core cache by a new
+// one over the same parent, which is what ConnectBlock did per block before that change).
+inline constexpr bool kResetIsCores = SUITE_CORE_RESET_GUARD;
+// #34165, #35295: CoinsViewOverlay is Core's, fetching a block's prevouts on a ThreadPool (before: the
+// adapter's overlay is a plain Core cache that asks its parent with PeekCoin, one per block, as
+// ConnectBlock's view was: the same contract without the fetching).
+inline constexpr bool kOverlayIsCores = SUITE_CORE_COINS_VIEW_OVERLAY;
+// Known bug (docs/core-bugs.md#overlay-sync): CoinsViewOverlay has no Sync of its own.
+inline constexpr bool kOverlaySyncRaces = SUITE_CORE_OVERLAY_SYNC_RACES;
 
 // A snapshot of one Core cache entry: its coin and flags as they were when it was read. Core's entries are
 // CCoinsCacheEntry objects inside the cache's map; these are copies, so changing one changes nothing in
@@ -115,8 +140,8 @@ class CoinsViewCache : public CoinsView {
   ~CoinsViewCache() override;
 
   std::optional<embedded::Coin> GetCoin(const embedded::OutPoint& outpoint) override;
-  // Core has no non-caching read: a local entry answers, else the parent's PeekCoin (this adapter's own
-  // walk down the stack; nothing is inserted at any level).
+  // Core's PeekCoin (kPeekCoinIsCores); before it, the adapter's own walk: a local entry answers, else the
+  // parent's PeekCoin. Nothing is inserted at any level.
   std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint& outpoint) const override;
   bool HaveCoin(const embedded::OutPoint& outpoint) override;
   // Core's: the local best block, else the parent's, which Core then keeps as the local one.
@@ -136,10 +161,15 @@ class CoinsViewCache : public CoinsView {
   bool SpendCoin(const embedded::OutPoint& outpoint, embedded::Coin* moveout = nullptr);
   void Uncache(const embedded::OutPoint& outpoint);
 
-  // Core's Flush and Sync. Core returns false when the parent's BatchWrite does (the cache is then left as
-  // it was, not wiped); the adapter throws std::runtime_error in that case. Core's own logic_errors pass.
-  void Flush();
+  // Core's Flush and Sync. A parent that refuses the batch (Core before #33866: BatchWrite returns false,
+  // and the cache is left as it was; since: it throws) makes them throw; the adapter turns a false into
+  // std::runtime_error. Core's own logic_errors pass.
+  virtual void Flush();
   void Sync();
+  // Empties the cache without writing anything down: no entries, usage 0, no best block of its own (Core's
+  // Reset, or a new Core cache where the tree has none: see kResetIsCores). Requires: no cache is stacked
+  // on this one.
+  virtual void Reset();
 
   size_t GetCacheSize() const;
   // Core's: the map's memory plus CoinsUsage().
@@ -149,8 +179,8 @@ class CoinsViewCache : public CoinsView {
   size_t CoinsUsage() const;
   // What Core charges for a script whose heap block is `bytes` (memusage::MallocUsage).
   static size_t ScriptHeapCharge(size_t bytes);
-  // Entries on Core's flagged list: DIRTY ones and, in Core, FRESH-only ones (a spent coin handed up by a
-  // parent; no parent in this suite does that).
+  // Core's GetDirtyCount() (kDirtyCountIsCounted); before it, the length of Core's flagged list: DIRTY
+  // entries and FRESH-only ones (a spent coin handed up by a parent; no parent in this suite does that).
   size_t GetDirtyCount() const;
 
   // A snapshot of the local entry (nullptr if absent). The pointer stays valid, and its value as read,
@@ -160,11 +190,18 @@ class CoinsViewCache : public CoinsView {
   std::vector<embedded::OutPoint> DirtyOrder() const;
   // Throws std::logic_error naming the first violation among: a flag state Core calls impossible, tracked
   // usage different from a recount, list links that disagree between directions, an unflagged entry on the
-  // list, a list longer than the cache, list length different from the number of flagged entries. Then
-  // runs Core's own SanityCheck, which asserts the same.
+  // list, a list longer than the cache, list length different from the number of flagged entries or (with
+  // kDirtyCountIsCounted) from Core's dirty counter. Then runs Core's own SanityCheck, which asserts the
+  // same.
   void SanityCheck() const;
 
  protected:
+  // For CoinsViewOverlay: the Core object is made by `make` over the parent's Core view (or a bridge; with
+  // `peek_parent` always a bridge whose GetCoin is the parent's PeekCoin).
+  using MakeCore = std::function<std::unique_ptr<::CCoinsViewCache>(::CCoinsView* base)>;
+  CoinsViewCache(CoinsView* parent, MakeCore make, bool peek_parent);
+  ::CCoinsViewCache& core() const { return *cache_; }
+
   // For tests that need an exact state: inserts an absent entry with `coin` and `flags` (DIRTY, and FRESH
   // only with DIRTY) through Core's own flag setters and usage counter. Throws std::logic_error if the
   // entry exists or the flags are not allowed.
@@ -172,13 +209,38 @@ class CoinsViewCache : public CoinsView {
 
  private:
   class Bridge;
-  class Cache;
 
   CoinsView& parent_;
+  MakeCore make_;
   std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core cache that reads through it
-  std::unique_ptr<Cache> cache_;
+  std::unique_ptr<::CCoinsViewCache> cache_;
   mutable std::map<embedded::OutPoint, CacheEntry> found_;
   embedded::Coin accessed_;
+};
+
+// Bitcoin Core's CoinsViewOverlay (kOverlayIsCores) with the embedded CoinsViewOverlay's interface: a
+// cache for one block at a time whose cache misses are answered by the parent's PeekCoin, fetched ahead on
+// `workers` threads (0: none) once StartFetching has the block. Before #34165 it is a plain Core cache over
+// a bridge to the parent's PeekCoin, and StartFetching only keeps the block.
+class CoinsViewOverlay : public CoinsViewCache {
+ public:
+  // `parent` must outlive the overlay; 0 <= workers <= kMaxWorkers.
+  static constexpr int kMaxWorkers = 4;
+  CoinsViewOverlay(CoinsView* parent, int workers);
+  ~CoinsViewOverlay() override;
+
+  // Core's StartFetching of `block`, converted to a CBlock that the overlay keeps, with the ResetGuard Core
+  // returns, until Reset() (which drops the guard: Core's Reset) or Flush(). Requires: not fetching.
+  void StartFetching(const embedded::Block& block);
+  // Core's AllInputsConsumed(); true where the tree has no overlay.
+  bool AllInputsConsumed() const;
+  // Core's Flush (it stops the fetching first), then the guard is dropped as ConnectBlock's scope ends.
+  void Flush() override;
+  void Reset() override;
+
+ private:
+  struct Fetch;
+  std::unique_ptr<Fetch> fetch_;
 };
 
 }  // namespace core_adapter

@@ -16,7 +16,6 @@
 #include <uint256.h>
 #include <util/fs.h>
 #include <util/obfuscation.h>
-#include <util/strencodings.h>
 
 #include <algorithm>
 #include <cstring>
@@ -208,11 +207,9 @@ void CoinsStore::Open(const std::optional<Obfuscation::KeyBytes>& key) {
                            "core_subject's --wrap options)");
   }
   Hooks::Register(this);
-  // The key Core uses: Core's HexKey() is the key's 8 bytes in order.
-  const std::vector<unsigned char> bytes = ParseHex(dbwrapper_private::GetObfuscation(*core_db_).HexKey());
+  // The key Core uses: its obfuscation of 8 zero bytes at offset 0.
   Obfuscation::KeyBytes in_use{};
-  if (bytes.size() != in_use.size()) throw std::logic_error("coins store: Core's obfuscation key is not 8 bytes");
-  std::copy(bytes.begin(), bytes.end(), in_use.begin());
+  dbwrapper_private::GetObfuscation(*core_db_)(std::as_writable_bytes(std::span(in_use)), 0);
   obfuscation_ = Obfuscation(in_use);
 }
 
@@ -288,6 +285,24 @@ void CoinsStore::AfterCoreBatch() {
   } catch (...) {
     partial_writes_ = 0;  // the flush is abandoned here
     throw;
+  }
+}
+
+embedded::Hash256 CoinsStore::ForEachCoin(
+    const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) const {
+  try {
+    const std::unique_ptr<CCoinsViewCursor> cursor = view_->db->Cursor();
+    for (; cursor->Valid(); cursor->Next()) {
+      COutPoint outpoint;
+      ::Coin coin;
+      if (!cursor->GetKey(outpoint) || !cursor->GetValue(coin)) {
+        throw StoreCorruption("coins store: Core's cursor cannot decode the record at " + FromCore(outpoint).ToString());
+      }
+      visit(FromCore(outpoint), FromCore(coin));
+    }
+    return FromCore(cursor->GetBestBlock());
+  } catch (const dbwrapper_error& e) {
+    throw StoreError(std::string("coins store: cursor: ") + e.what());
   }
 }
 

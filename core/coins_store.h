@@ -144,6 +144,10 @@ class CoinsStore : public CoinsView {
   // throw to abandon the flush there, or end the process.
   std::function<void(size_t)> after_partial_write;
 
+  // Core's CCoinsViewDB::Cursor() (on the database view only since Core #35572): every coin it yields,
+  // converted, in its order; returns the cursor's best block. Throws StoreCorruption for a record Core's
+  // cursor cannot decode.
+  embedded::Hash256 ForEachCoin(const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) const;
   // Every key and its raw (still obfuscated) value in key order, read through the leveldb::DB Core opened.
   void ForEachRaw(const std::function<void(std::string_view key, std::string_view value)>& visit) const;
   std::map<std::string, std::string> RawContents() const;

@@ -1,6 +1,6 @@
-// Conversions between the suite's vocabulary (embedded::Hash256, Script, OutPoint, Coin) and Bitcoin
-// Core's, field by field, never through a codec, so a serialization bug on either side cannot hide in a
-// conversion. Included only by core/*.cpp: it needs Core's headers.
+// Conversions between the suite's vocabulary (embedded::Hash256, Script, OutPoint, Coin, Transaction,
+// Block) and Bitcoin Core's, field by field, never through a codec, so a serialization bug on either side
+// cannot hide in a conversion. Included only by core/*.cpp: it needs Core's headers.
 #pragma once
 
 #include <algorithm>
@@ -12,12 +12,14 @@
 #include <string>
 
 #include <coins.h>
+#include <primitives/block.h>
 #include <primitives/transaction.h>
 #include <script/script.h>
 #include <uint256.h>
 
 #include "src/coins/coin.h"
 #include "src/coins/outpoint.h"
+#include "src/tx/transaction.h"
 
 namespace core_adapter {
 
@@ -52,9 +54,62 @@ inline embedded::Coin FromCore(const ::Coin& c) {
   return embedded::Coin(c.out.nValue, FromCore(c.out.scriptPubKey), c.nHeight, c.fCoinBase);
 }
 
+inline std::optional<::Coin> ToCore(const std::optional<embedded::Coin>& c) {
+  if (!c) return std::nullopt;
+  return ToCore(*c);
+}
+
 inline std::optional<embedded::Coin> FromCore(const std::optional<::Coin>& c) {
   if (!c) return std::nullopt;
   return FromCore(*c);
+}
+
+// Core keeps the version as uint32_t, the suite as int32_t (both serialize the same four bytes).
+inline CMutableTransaction ToCore(const embedded::Transaction& tx) {
+  CMutableTransaction out;
+  out.version = static_cast<uint32_t>(tx.version);
+  out.nLockTime = tx.locktime;
+  out.vin.reserve(tx.vin.size());
+  for (const embedded::TxIn& in : tx.vin) {
+    CTxIn& core = out.vin.emplace_back();
+    core.prevout = COutPoint(Txid::FromUint256(ToCore(in.prevout.txid)), in.prevout.n);
+    core.scriptSig = ToCore(in.script_sig);
+    core.nSequence = in.sequence;
+    core.scriptWitness.stack.assign(in.witness.begin(), in.witness.end());
+  }
+  out.vout.reserve(tx.vout.size());
+  for (const embedded::TxOut& o : tx.vout) out.vout.emplace_back(o.value, ToCore(o.script_pubkey));
+  return out;
+}
+
+inline embedded::Transaction FromCore(const CMutableTransaction& tx) {
+  embedded::Transaction out;
+  out.version = static_cast<int32_t>(tx.version);
+  out.locktime = tx.nLockTime;
+  out.vin.reserve(tx.vin.size());
+  for (const CTxIn& in : tx.vin) {
+    embedded::TxIn& mine = out.vin.emplace_back();
+    mine.prevout = {FromCore(in.prevout.hash.ToUint256()), in.prevout.n};
+    mine.script_sig = FromCore(in.scriptSig);
+    mine.sequence = in.nSequence;
+    mine.witness.assign(in.scriptWitness.stack.begin(), in.scriptWitness.stack.end());
+  }
+  out.vout.reserve(tx.vout.size());
+  for (const CTxOut& o : tx.vout) out.vout.push_back({o.nValue, FromCore(o.scriptPubKey)});
+  return out;
+}
+
+inline CBlock ToCore(const embedded::Block& block) {
+  CBlock out;
+  out.nVersion = block.header.version;
+  out.hashPrevBlock = ToCore(block.header.prev_block);
+  out.hashMerkleRoot = ToCore(block.header.merkle_root);
+  out.nTime = block.header.time;
+  out.nBits = block.header.bits;
+  out.nNonce = block.header.nonce;
+  out.vtx.reserve(block.vtx.size());
+  for (const embedded::Transaction& tx : block.vtx) out.vtx.push_back(MakeTransactionRef(ToCore(tx)));
+  return out;
 }
 
 }  // namespace core_adapter

@@ -1,5 +1,7 @@
 #include "core/obfuscation.h"
 
+#include <cstring>  // before util/obfuscation.h, which uses std::memcpy without including it (master of 2026-08)
+
 #include <util/obfuscation.h>
 
 namespace core_adapter {

@@ -1,5 +1,6 @@
 #include "core/tx_check.h"
 #include "core/convert.h"
+#include "core/features.h"
 
 #include <algorithm>
 #include <ios>
@@ -26,56 +27,16 @@
 namespace core_adapter {
 namespace {
 
-// The overloads below add to convert.h's rather than hiding them.
-using core_adapter::FromCore;
-using core_adapter::ToCore;
-
-CMutableTransaction ToCore(const embedded::Transaction& tx) {
-  CMutableTransaction out;
-  // Core keeps the version as uint32_t, the suite as int32_t (both serialize the same four bytes).
-  out.version = static_cast<uint32_t>(tx.version);
-  out.nLockTime = tx.locktime;
-  out.vin.reserve(tx.vin.size());
-  for (const embedded::TxIn& in : tx.vin) {
-    CTxIn& core = out.vin.emplace_back();
-    core.prevout = COutPoint(Txid::FromUint256(ToCore(in.prevout.txid)), in.prevout.n);
-    core.scriptSig = ToCore(in.script_sig);
-    core.nSequence = in.sequence;
-    core.scriptWitness.stack.assign(in.witness.begin(), in.witness.end());
+// The empty view under CheckSpends' cache: CoinsViewEmpty where CCoinsView is abstract (#34124), else a
+// plain CCoinsView, whose reads find nothing. Templates, so that a tree compiles only its own form.
+template <class View = ::CCoinsView, class Empty = ::CoinsViewEmpty>
+View& EmptyView() {
+  if constexpr (core_features::abstract_coins_view) {
+    return Empty::Get();
+  } else {
+    static View nothing;
+    return nothing;
   }
-  out.vout.reserve(tx.vout.size());
-  for (const embedded::TxOut& o : tx.vout) out.vout.emplace_back(o.value, ToCore(o.script_pubkey));
-  return out;
-}
-
-embedded::Transaction FromCore(const CMutableTransaction& tx) {
-  embedded::Transaction out;
-  out.version = static_cast<int32_t>(tx.version);
-  out.locktime = tx.nLockTime;
-  out.vin.reserve(tx.vin.size());
-  for (const CTxIn& in : tx.vin) {
-    embedded::TxIn& mine = out.vin.emplace_back();
-    mine.prevout = {FromCore(in.prevout.hash.ToUint256()), in.prevout.n};
-    mine.script_sig = FromCore(in.scriptSig);
-    mine.sequence = in.nSequence;
-    mine.witness.assign(in.scriptWitness.stack.begin(), in.scriptWitness.stack.end());
-  }
-  out.vout.reserve(tx.vout.size());
-  for (const CTxOut& o : tx.vout) out.vout.push_back({o.nValue, FromCore(o.scriptPubKey)});
-  return out;
-}
-
-CBlock ToCore(const embedded::Block& block) {
-  CBlock out;
-  out.nVersion = block.header.version;
-  out.hashPrevBlock = ToCore(block.header.prev_block);
-  out.hashMerkleRoot = ToCore(block.header.merkle_root);
-  out.nTime = block.header.time;
-  out.nBits = block.header.bits;
-  out.nNonce = block.header.nonce;
-  out.vtx.reserve(block.vtx.size());
-  for (const embedded::Transaction& tx : block.vtx) out.vtx.push_back(MakeTransactionRef(ToCore(tx)));
-  return out;
 }
 
 // Core's reject reason → the shared Reject value whose Reason() is that string.
@@ -134,8 +95,7 @@ size_t OffendingTx(const CBlock& block, embedded::Reject reject, const std::stri
 // spent input fails. A prevout already present belongs to an earlier spender, so that transaction fails
 // at HaveInputs before its values are looked at.
 embedded::BlockCheck CheckSpends(const CBlock& block) {
-  CCoinsView nothing;
-  CCoinsViewCache view(&nothing, /*deterministic=*/true);
+  CCoinsViewCache view(&EmptyView(), /*deterministic=*/true);
   constexpr int kCoinHeight = 1;
   constexpr int kSpendHeight = 2;
   for (size_t i = 1; i < block.vtx.size(); ++i) {

@@ -7,8 +7,9 @@ from the embedded subject's.
 import os
 from pathlib import Path
 
-# What a Bitcoin Core source tree must hold (cmake/BitcoinCore.cmake checks the same files).
-CORE_TREE_FILES = ("CMakeLists.txt", "src/coins.h", "src/txdb.h", "src/util/obfuscation.h", "src/kernel/CMakeLists.txt")
+# What a Bitcoin Core source tree holds (cmake/BitcoinCore.cmake checks the same files, then whether the
+# tree is in the supported range).
+CORE_TREE_FILES = ("CMakeLists.txt", "src/coins.h", "src/txdb.h", "src/kernel/CMakeLists.txt")
 
 
 def add_argument(parser):
