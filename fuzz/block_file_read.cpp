@@ -4,6 +4,9 @@
 // or past the limit, or huge, an undo record checksummed against the wrong previous block; the file may
 // be cut short. The reader must agree with the reference parser record by record and never allocate
 // for a header it rejects; structured files are also written with the record writer and compared.
+// Block files also name up to 4 parts, ranges relative to a record's declared payload size (from its
+// start, its end, past it, or with an offset or size near 2^64): each is read from every record, and the
+// bytes, the position after them or the error (a bad range included) must agree with the reference.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "check.h"
@@ -26,6 +29,16 @@ HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, harness::FramingCa
   c.prefix = fdp.ConsumeIntegralInRange<uint8_t>(0, 15);
   c.truncate = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<uint32_t>(0, 64) : 0;
   c.mech = fdp.ConsumeIntegral<uint8_t>();
+  if (!c.undo) {
+    // Taken for every subject, so that an input means the same case whether or not it reads parts.
+    const size_t parts = fdp.ConsumeIntegralInRange<size_t>(0, harness::FramingCase::kMaxParts);
+    for (size_t i = 0; i < parts; ++i) {
+      harness::FramingCase::Part& p = c.parts.emplace_back();
+      p.from = static_cast<harness::PartFrom>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kPartFromCount - 1));
+      p.a = fdp.ConsumeIntegral<uint16_t>();
+      p.b = fdp.ConsumeIntegral<uint16_t>();
+    }
+  }
   if (c.raw) {
     c.raw_bytes = fdp.ConsumeRemainingBytes<uint8_t>();
     return;
@@ -67,5 +80,9 @@ FUZZ_TARGET_INFO(block_file_read) {
   info.AddBytes("magic", harness::kMagic);
   info.AddLittleEndian("size_max", seam::kMaxRecordSize);
   info.AddLittleEndian("size_over_max", seam::kMaxRecordSize + 1);
+  // A part's anchor is one byte taken from the input's end (ConsumeIntegralInRange, the value modulo the
+  // count); its two 16-bit numbers are distances from the anchor, small where they matter (0 lands on the
+  // payload's end), which need no tokens.
+  info.AddEnum<harness::PartFrom>("part", harness::kPartFromCount, harness::ToString);
   return info;
 }

@@ -76,7 +76,7 @@ ModelEntry& CoinsStackModel::Insert(Level& l, Key k, ModelEntry e) {
 
 const ModelEntry* CoinsStackModel::Fetch(int level, Key k) {
   if (const auto& e = levels_[level].entries[k]) return &*e;
-  std::optional<Coin> below = Get(level - 1, k);
+  std::optional<Coin> below = levels_[level].peeks ? Peek(level - 1, k) : Get(level - 1, k);
   if (!below) return nullptr;
   const size_t heap = HeapOfCopy(below);
   return &Insert(levels_[level], k, ModelEntry{std::move(below), false, false, heap});
@@ -122,6 +122,12 @@ bool CoinsStackModel::Spend(int level, Key k) {
     MarkDirty(l, k, e);
   }
   return true;
+}
+
+void CoinsStackModel::Reset(int level) {
+  const bool peeks = levels_[level].peeks;
+  levels_[level] = Level{};
+  levels_[level].peeks = peeks;
 }
 
 void CoinsStackModel::Uncache(int level, Key k) {

@@ -57,8 +57,12 @@ class CoinsStackModel {
   explicit CoinsStackModel(const Hash256& base_best) : base_best_(base_best) {}
 
   int levels() const { return static_cast<int>(levels_.size()); }
-  void Push() { levels_.emplace_back(); }
+  // A new top level. `peeks`: its fetches read the level below without caching anything there (the
+  // overlay), instead of fetching through it.
+  void Push(bool peeks = false) { levels_.emplace_back().peeks = peeks; }
   void Pop() { levels_.pop_back(); }
+  // Empties `level` without writing anything down; it has no best block of its own afterwards.
+  void Reset(int level);
 
   // Reads at `level` (0 = lowest cache; -1 = the base) without caching anything.
   std::optional<Coin> Peek(int level, Key k) const;
@@ -110,6 +114,7 @@ class CoinsStackModel {
     size_t size = 0;
     std::vector<Key> dirty_order;
     std::optional<Hash256> best;
+    bool peeks = false;
   };
   ModelEntry& Insert(Level& l, Key k, ModelEntry e);
   void MarkDirty(Level& l, Key k, ModelEntry& e);

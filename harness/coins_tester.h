@@ -2,7 +2,8 @@
 // CoinsStackModel. Operations act on the top cache.
 //
 // Checked after every operation: the operation's result (lookups, spend's return value and moved-out
-// coin, add's exception); SanityCheck() and memory usage (seam::ModelledUsage against
+// coin, add's exception; a reset level is empty, with usage and dirty count 0, and reports its parent's
+// best block); SanityCheck() and memory usage (seam::ModelledUsage against
 // CoinsStackModel::Usage; the total never below it; after a flush, that of a new cache) of every level
 // the operation could have changed (the top, the parent after a flush or sync, any lower level a fetch
 // inserted into — the only way an operation on the top reaches them — and every level after a Usage
@@ -30,8 +31,9 @@
 #include <vector>
 
 #include "check.h"
-#include "seam/coins_cache.h"
 #include "coins_model.h"
+#include "coins_tables.h"
+#include "seam/coins_cache.h"
 
 namespace harness {
 
@@ -52,8 +54,9 @@ enum class CoinsOp : uint8_t {
   kUsage = 13,         // usage, size and dirty count of every level against the model
   kSetBestBlock = 14,  // SetBestBlock on the top cache
   kPeek = 15,          // PeekCoin
+  kReset = 16,         // Reset the top cache: everything discarded, no best block of its own
 };
-inline constexpr uint8_t kCoinsOpCount = 16;
+inline constexpr uint8_t kCoinsOpCount = 17;
 const char* ToString(CoinsOp op);
 
 struct CoinsStep {
@@ -65,10 +68,7 @@ struct CoinsStep {
   std::string ToString() const;
 };
 
-inline constexpr size_t kTableSize = CoinsStackModel::kKeys;
-const std::vector<OutPoint>& OutpointTable();
-const std::vector<Coin>& CoinTable();
-Hash256 BlockHash(uint8_t id);
+static_assert(kTableSize == CoinsStackModel::kKeys, "one model key per table outpoint");
 
 class CoinsTester {
  public:

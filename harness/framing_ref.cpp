@@ -58,5 +58,35 @@ RecordRef ParseRecordRef(std::span<const uint8_t> file, uint64_t at, bool undo, 
   return r;
 }
 
+uint32_t DeclaredSizeRef(std::span<const uint8_t> file, uint64_t at) {
+  if (at >= file.size() || file.size() - at < 8) return 0;
+  const uint8_t* p = file.data() + at;
+  return p[4] | (p[5] << 8) | (p[6] << 16) | (uint32_t{p[7]} << 24);
+}
+
+RecordRef ParsePartRef(std::span<const uint8_t> file, uint64_t at, const seam::MessageStart& magic, uint32_t max_size,
+                       uint64_t offset, uint64_t size) {
+  RecordRef r;
+  const uint64_t left = at < file.size() ? file.size() - at : 0;
+  r.error = seam::FramingError::Kind::kTruncated;
+  if (left < 8) return r;
+  r.error = seam::FramingError::Kind::kBadMagic;
+  if (!std::equal(magic.begin(), magic.end(), file.data() + at)) return r;
+  const uint32_t declared = DeclaredSizeRef(file, at);
+  r.error = seam::FramingError::Kind::kTooLarge;
+  if (declared > max_size) return r;
+  // In 128-bit arithmetic, where offset + size cannot wrap.
+  const unsigned __int128 part_end = static_cast<unsigned __int128>(offset) + size;
+  r.error = seam::FramingError::Kind::kBadRange;
+  if (size == 0 || part_end > declared) return r;
+  r.error = seam::FramingError::Kind::kTruncated;
+  if (8 + part_end > left) return r;
+  r.payload_at = at + 8 + offset;
+  r.size = static_cast<uint32_t>(size);
+  r.end = r.payload_at + size;
+  r.ok = true;
+  return r;
+}
+
 HARNESS_NO_FUZZ_COVERAGE_END
 }  // namespace harness

@@ -104,7 +104,45 @@ void CheckSelfDelimitingUndo(const FramingCase& c, std::span<const uint8_t> plai
   }
 }
 
-void CheckReader(const FramingCase& c, std::span<const uint8_t> plain, const std::vector<bool>& intact) {
+// Every part of the case read from the block record at each of `positions` (framing_tester.h).
+void CheckParts(const FramingCase& c, std::span<const uint8_t> plain, seam::AutoFile& in, uint32_t max_size,
+                std::span<const uint64_t> positions) {
+  for (const uint64_t at : positions) {
+    const uint32_t declared = DeclaredSizeRef(plain, at);
+    for (size_t j = 0; j < c.parts.size(); ++j) {
+      const auto [offset, size] = ResolvePart(c.parts[j], declared);
+      const RecordRef ref = ParsePartRef(plain, at, kMagic, max_size, offset, size);
+      std::vector<uint8_t> part;
+      in.Seek(static_cast<int64_t>(at), SEEK_SET);
+      try {
+        seam::ReadBlockRecordPart(in, kMagic, offset, size, part, max_size);
+      } catch (const seam::FramingError& e) {
+        HARNESS_CHECK(!ref.ok, "part ", j, " [", offset, ", +", size, ") of the record at ", at,
+                      ": the subject rejected a part the reference reads: ", e.what());
+        HARNESS_CHECK(e.kind() == ref.error, "part ", j, " [", offset, ", +", size, ") of the record at ", at,
+                      ": error '", ToString(e.kind()), "', the reference says '", ToString(ref.error), "' (",
+                      e.what(), ")");
+        if (e.kind() != seam::FramingError::Kind::kTruncated || seam::kTruncatedRecordAllocatesNothing) {
+          HARNESS_CHECK_EQ(part.capacity(), size_t{0}, "part ", j, " [", offset, ", +", size, ") of the record at ",
+                           at, ": memory allocated for a rejected part");
+        }
+        continue;
+      }
+      HARNESS_CHECK(ref.ok, "part ", j, " [", offset, ", +", size, ") of the record at ", at,
+                    ": the subject read a part the reference rejects as '", ToString(ref.error), "'");
+      const auto want = plain.subspan(ref.payload_at, ref.size);
+      HARNESS_CHECK(std::equal(part.begin(), part.end(), want.begin(), want.end()), "part ", j, " [", offset, ", +",
+                    size, ") of the record at ", at, ": bytes differ\n    subject:   ", HexStr(part),
+                    "\n    reference: ", HexStr(want));
+      HARNESS_CHECK_EQ(in.Position().value_or(0), ref.end, "part ", j, " [", offset, ", +", size,
+                       ") of the record at ", at, ": position after the part");
+    }
+  }
+}
+
+// `starts`: where the case's records begin (before any cut), for part reads past a bad record.
+void CheckReader(const FramingCase& c, std::span<const uint8_t> plain, const std::vector<bool>& intact,
+                 std::span<const uint64_t> starts) {
   std::vector<uint8_t> file(plain.begin(), plain.end());
   XorRef(file, c.key, 0);
   seam::AutoFile in(fmemopen(file.data(), file.size(), "rb"), seam::Obfuscation(c.key));
@@ -116,6 +154,23 @@ void CheckReader(const FramingCase& c, std::span<const uint8_t> plain, const std
   }
   // A subject with a fixed limit (seam::kRecordLimitIsParameter false) is held to that limit.
   const uint32_t max_size = seam::kRecordLimitIsParameter ? c.max_size : seam::kMaxRecordSize;
+  if (!c.undo && seam::kPartialBlockReads && !c.parts.empty()) {
+    // The records the reader below reaches, the one it stops at included, and those the case built.
+    std::vector<uint64_t> positions;
+    for (uint64_t at = c.prefix; at < plain.size();) {
+      positions.push_back(at);
+      const RecordRef ref = ParseRecordRef(plain, at, false, kMagic, Hash256{}, max_size);
+      if (!ref.ok) break;
+      at = ref.end;
+    }
+    for (const uint64_t start : starts) {
+      if (start < plain.size()) positions.push_back(start);
+    }
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    CheckParts(c, plain, in, max_size, positions);
+    in.Seek(c.prefix, SEEK_SET);
+  }
   uint64_t at = c.prefix;
   for (size_t i = 0; at < plain.size(); ++i) {
     const RecordRef ref = ParseRecordRef(plain, at, c.undo, kMagic, PrevHash(i), max_size);
@@ -230,6 +285,34 @@ void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t
   HARNESS_CHECK(false, "no CBlockUndo layout of ", size, " bytes");
 }
 
+const char* ToString(PartFrom from) {
+  switch (from) {
+    case PartFrom::kStart: return "start";
+    case PartFrom::kEnd: return "end";
+    case PartFrom::kPastEnd: return "past_end";
+    case PartFrom::kHugeOffset: return "huge_offset";
+    case PartFrom::kHugeSize: return "huge_size";
+  }
+  return "unknown";
+}
+
+std::pair<uint64_t, uint64_t> ResolvePart(const FramingCase::Part& part, uint32_t declared) {
+  const uint64_t n = declared;
+  switch (part.from) {
+    case PartFrom::kStart: return {part.a, part.b};
+    case PartFrom::kEnd: {
+      const uint64_t offset = n - std::min<uint64_t>(part.a, n);
+      const int64_t end = static_cast<int64_t>(n) + static_cast<int16_t>(part.b);
+      return {offset, end > static_cast<int64_t>(offset) ? static_cast<uint64_t>(end) - offset : 0};
+    }
+    case PartFrom::kPastEnd: return {n + part.a, part.b};
+    case PartFrom::kHugeOffset: return {UINT64_MAX - part.a, part.b};
+    case PartFrom::kHugeSize: return {part.a, UINT64_MAX - part.b};
+  }
+  HARNESS_CHECK(false, "part anchor ", static_cast<int>(part.from), " out of range");
+  return {};
+}
+
 Hash256 PrevHash(size_t i) {
   Hash256 h;
   Rng rng(0x5eed0000 + i);
@@ -255,6 +338,16 @@ std::string FramingCase::ToString() const {
   std::string out = std::string(undo ? "Undo" : "Block") + "File(key=" + HexStr(key) +
                     ", max_size=" + std::to_string(max_size) + ", prefix=" + std::to_string(prefix) +
                     ", truncate=" + std::to_string(truncate) + ", mech=" + std::to_string(mech);
+  if (!parts.empty()) {
+    out += ", parts=[";
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const Part& p = parts[i];
+      const int b = p.from == PartFrom::kEnd ? static_cast<int16_t>(p.b) : p.b;  // as ResolvePart reads it
+      out += (i ? " " : "") + std::string(harness::ToString(p.from)) + ":" + std::to_string(p.a) + ":" +
+             std::to_string(b);
+    }
+    out += "]";
+  }
   if (raw) return out + ", raw=" + HexStr(raw_bytes) + ")";
   out += ", records=[";
   for (size_t i = 0; i < records.size(); ++i) {
@@ -275,6 +368,7 @@ void CheckFramingCase(const FramingCase& c) {
   for (size_t i = 0; i < plain.size(); ++i) plain[i] = static_cast<uint8_t>(i * 37 + 11);
   std::vector<bool> untouched;  // per record: a non-empty payload and its checksum unchanged; and its end
   std::vector<size_t> record_end;
+  std::vector<uint64_t> record_start;
   try {
     if (c.raw) {
       plain.insert(plain.end(), c.raw_bytes.begin(), c.raw_bytes.end());
@@ -287,6 +381,7 @@ void CheckFramingCase(const FramingCase& c) {
         Payload(c, payload, r.size, r.seed);
         EncodeRecordRef(clean, c.undo, kMagic, PrevHash(i), payload);
         const size_t at = plain.size();
+        record_start.push_back(at);
         EncodeRecordRef(plain, c.undo, kMagic, PrevHash(r.corruption == Corruption::kWrongPrev ? i + 1 : i), payload);
         const size_t body = r.size + (c.undo ? seam::kChecksumSize : 0);
         if (r.corruption == Corruption::kFlipByte && body > 0) plain[at + 8 + r.where % body] ^= NonZero(r.value);
@@ -304,7 +399,7 @@ void CheckFramingCase(const FramingCase& c) {
     plain.resize(plain.size() - std::min<size_t>(c.truncate, plain.size()));
     std::vector<bool> intact(untouched.size());
     for (size_t i = 0; i < intact.size(); ++i) intact[i] = untouched[i] && record_end[i] <= plain.size();
-    if (plain.size() > c.prefix) CheckReader(c, plain, intact);
+    if (plain.size() > c.prefix) CheckReader(c, plain, intact, record_start);
   } catch (const seam::IoError& e) {
     HARNESS_CHECK(false, "unexpected IoError: ", e.what());
   }

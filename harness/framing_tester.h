@@ -9,7 +9,13 @@
 // - reading from `prefix`, record after record: each result (payload, position after the record, or the
 //   error kind) equals the reference's; reading stops at the first error or the end of the file; a
 //   header rejected for magic, size or truncation has allocated nothing (the payload vector's capacity
-//   stays 0); no other exception escapes.
+//   stays 0); no other exception escapes;
+// - block files, when the subject reads parts (seam::kPartialBlockReads): each of `parts` is read from
+//   every record the reader reaches (the one it fails on included) and from every record the case built
+//   (after a corrupted or cut-off one too): the part's bytes and the position after it, or the error kind,
+//   equal the reference's (ParsePartRef), and a rejected part has allocated nothing (as for a header: a
+//   subject whose truncated reads allocate, seam::kTruncatedRecordAllocatesNothing false, is not held to
+//   that for kTruncated).
 // The file is a memory stream (fmemopen): the reader needs only stdio, and this keeps the target free of
 // system calls; the same code on a real file is exercised by file_io_sim and the unit tests.
 #pragma once
@@ -17,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "seam/block_files.h"
@@ -35,6 +42,19 @@ enum class Corruption : uint8_t {
 };
 inline constexpr uint8_t kCorruptionCount = 5;
 
+// Where a part read's range lies, relative to N, the payload size the record's header declares (0 if the
+// file ends inside the header): a part choice names a range that lands the same way on any record.
+enum class PartFrom : uint8_t {
+  kStart = 0,       // [a, a + b): inside the payload, or across its end when a + b > N
+  kEnd = 1,         // [N - min(a, N), N + d) with d = b as a signed 16-bit number (empty if it ends before it
+                    // starts): ending inside (d < 0), exactly at (d = 0) or past (d > 0) the end
+  kPastEnd = 2,     // [N + a, N + a + b): starting at or past the end
+  kHugeOffset = 3,  // offset UINT64_MAX - a, size b: offset + size wraps around 2^64 when b > a
+  kHugeSize = 4,    // offset a, size UINT64_MAX - b: wraps when a > b
+};
+inline constexpr uint8_t kPartFromCount = 5;
+const char* ToString(PartFrom from);
+
 struct FramingCase {
   struct Record {
     uint32_t size = 0;
@@ -43,7 +63,16 @@ struct FramingCase {
     uint32_t where = 0;
     uint8_t value = 0;
   };
+  // One part read (block files), as PartFrom says. Boundaries are small numbers: kEnd with b = 0 ends
+  // exactly at the payload's end, kPastEnd with a = 0 starts there, b = 0 elsewhere makes the part empty.
+  struct Part {
+    PartFrom from = PartFrom::kStart;
+    uint16_t a = 0;
+    uint16_t b = 0;
+  };
   static constexpr uint32_t kMaxPayload = 2000;  // past the 600-byte writer buffer, a few SHA-256 blocks
+  // Each part is read at every record: a handful covers inside, end and past-end ranges at once.
+  static constexpr size_t kMaxParts = 4;
 
   bool undo = false;
   std::array<uint8_t, 8> key{};
@@ -54,6 +83,7 @@ struct FramingCase {
   bool raw = false;              // the file after the prefix is `raw_bytes`, not records
   std::vector<uint8_t> raw_bytes;
   std::vector<Record> records;
+  std::vector<Part> parts;       // block files only; at most kMaxParts
 
   std::string ToString() const;
 };
@@ -70,6 +100,9 @@ void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t
 Hash256 PrevHash(size_t i);
 // The size field value kSize writes: near the true size, at and past the limits, or huge.
 uint32_t SizeValue(uint32_t where, uint32_t size);
+
+// The (offset, size) `part` names for a record whose header declares `declared` payload bytes.
+std::pair<uint64_t, uint64_t> ResolvePart(const FramingCase::Part& part, uint32_t declared);
 
 void CheckFramingCase(const FramingCase& c);
 

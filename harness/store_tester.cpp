@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "coins_tester.h"
+#include "coins_tables.h"
 #include "seam/types.h"
 #include "obfuscation_ref.h"
 
@@ -358,9 +358,36 @@ KvMap StoreTester::Plaintext() const {
 }
 
 void StoreTester::CheckStore(const KvMap& expected, const char* when) const {
-  if (StoreMatches(expected)) return;
-  const KvMap got = Plaintext();
-  HARNESS_CHECK(false, "store contents ", when, " differ from the reference:", Diff(got, expected));
+  if (!StoreMatches(expected)) {
+    const KvMap got = Plaintext();
+    HARNESS_CHECK(false, "store contents ", when, " differ from the reference:", Diff(got, expected));
+  }
+  CheckCursor(expected, when);
+}
+
+void StoreTester::CheckCursor(const KvMap& expected, const char* when) const {
+  std::vector<std::pair<OutPoint, Coin>> walked;
+  const Hash256 best = store_->ForEachCoin([&](const OutPoint& o, const Coin& c) { walked.emplace_back(o, c); });
+  size_t i = 0;
+  for (const auto& [key, value] : expected) {
+    if (key.empty() || key[0] != 'C') continue;
+    HARNESS_CHECK(i < walked.size(), "the cursor ", when, " ended after ", walked.size(), " coins; the next stored one is ",
+                  HexStr(key));
+    const auto& [outpoint, coin] = walked[i++];
+    HARNESS_CHECK(RefCoinKey(outpoint) == key, "coin ", i - 1, " of the cursor ", when, " is ", outpoint.ToString(),
+                  ", in key order the store has ", HexStr(key), " there");
+    const std::optional<Coin> want = RefDecodeCoin(value);
+    HARNESS_CHECK(want && coin == *want, "the cursor ", when, " decodes ", outpoint.ToString(), " as ", coin.ToString(),
+                  ", the reference as ", Render(want));
+  }
+  HARNESS_CHECK_EQ(walked.size(), i, "coins the cursor ", when, " yields");
+  const auto b = expected.find("B");
+  const Hash256 want_best = b == expected.end() ? Hash256{} : [&] {
+    Hash256 h;
+    std::copy(b->second.begin(), b->second.end(), h.bytes.begin());
+    return h;
+  }();
+  HARNESS_CHECK(best == want_best, "the cursor's best block ", when);
 }
 
 void StoreTester::CheckCache(CoinsStackModel::Key touched) const {

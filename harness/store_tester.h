@@ -9,7 +9,8 @@
 // Checked: lookups through the cache and reads of the store against the model; after every flush the raw
 // contents, decoded with the reference XOR, equal the reference (so any batch limit gives byte-identical
 // contents), every raw value differs from its plaintext wherever the key's bytes over it are not all zero,
-// and the number of partial batches is the one the reference predicts; after a cut, the store reports
+// and the number of partial batches is the one the reference predicts, and the store's cursor walks
+// exactly the reference's coins in key order with its best block; after a cut, the store reports
 // mid-flush with head blocks [new, original old tip], and its contents are a legal mid-flush state — the
 // exact one the reference predicts for that cut; a flush without a best block throws and writes nothing.
 // Not modelled: cache internals (coins_cache_sim covers them: here only its sanity check and entry count),
@@ -105,7 +106,11 @@ class StoreTester {
   HARNESS_NO_FUZZ_COVERAGE bool StoreMatches(const KvMap& expected) const;
   // The store's contents decoded with the reference XOR, for diagnostics.
   HARNESS_NO_FUZZ_COVERAGE KvMap Plaintext() const;
+  // The raw contents equal `expected` (CheckCursor too); on a difference, prints it.
   HARNESS_NO_FUZZ_COVERAGE void CheckStore(const KvMap& expected, const char* when) const;
+  // The store's cursor walks exactly the coins of `expected` in key order, decoded as the reference decodes
+  // them, and reports its best block.
+  HARNESS_NO_FUZZ_COVERAGE void CheckCursor(const KvMap& expected, const char* when) const;
   HARNESS_NO_FUZZ_COVERAGE void CheckCache(CoinsStackModel::Key touched) const;
 
   std::unique_ptr<leveldb::Env> env_;

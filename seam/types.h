@@ -37,6 +37,7 @@ using embedded::SerializeTransaction;
 using embedded::SpanReader;
 using embedded::Transaction;
 using embedded::TxIn;
+using embedded::TxidOf;
 using embedded::TxOut;
 using embedded::WitnessStack;
 using embedded::WriteCompactSize;

@@ -403,6 +403,115 @@ BOOST_AUTO_TEST_CASE(tester_models_fresh_misapplied) {
   base_only.CheckAll();
 }
 
+// Reset (Core: through CreateResetGuard) discards every state an entry can be in, the counters and the
+// cache's own best block; nothing reaches the parent, and the cache works as a new one afterwards.
+BOOST_AUTO_TEST_CASE(reset_discards_everything) {
+  const auto& o = harness::OutpointTable();
+  harness::CheckedBaseView base(harness::BlockHash(1));
+  TestCache parent(&base);
+  parent.InsertEntry(o[0], kA, 0);
+  TestCache cache(&parent);
+  cache.AccessCoin(o[0]);                                                  // clean
+  cache.InsertEntry(o[1], kB, seam::CacheEntry::kDirty);                   // DIRTY, script on the heap
+  cache.InsertEntry(o[2], kN, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);
+  cache.InsertEntry(o[3], Coin{}, seam::CacheEntry::kDirty);               // spent
+  cache.SetBestBlock(harness::BlockHash(7));
+  BOOST_TEST(cache.GetDirtyCount() == 3u);
+  cache.Reset();
+  BOOST_TEST(cache.GetCacheSize() == 0u);
+  BOOST_TEST(seam::ModelledUsage(cache) == 0u);
+  BOOST_TEST(cache.GetDirtyCount() == 0u);
+  BOOST_TEST(cache.DirtyOrder().empty());
+  BOOST_CHECK_NO_THROW(cache.SanityCheck());
+  BOOST_TEST((cache.GetBestBlock() == harness::BlockHash(1)));  // no best block of its own: the parent's
+  BOOST_TEST(parent.GetCacheSize() == 1u);
+  BOOST_TEST((parent.FindEntry(o[0])->coin == kA));
+  BOOST_TEST(base.batches() == 0u);
+  cache.AddCoin(o[4], kB, false);
+  cache.SetBestBlock(harness::BlockHash(8));
+  cache.Flush();
+  BOOST_TEST((parent.FindEntry(o[4])->coin == kB));
+  BOOST_TEST(!parent.FindEntry(o[1]));
+  BOOST_TEST((parent.GetBestBlock() == harness::BlockHash(8)));
+}
+
+// GetCoin answers only unspent coins (Core #34207): a spent entry and a missing one look alike.
+BOOST_AUTO_TEST_CASE(get_coin_returns_only_unspent) {
+  const auto& o = harness::OutpointTable();
+  harness::CheckedBaseView base(harness::BlockHash(1));
+  TestCache parent(&base);
+  parent.AddCoin(o[0], kA, false);
+  TestCache cache(&parent);
+  BOOST_TEST((cache.GetCoin(o[0]) == kA));
+  BOOST_TEST(cache.SpendCoin(o[0]));
+  BOOST_TEST(!cache.GetCoin(o[0]).has_value());
+  BOOST_TEST(!parent.GetCoin(o[1]).has_value());
+  BOOST_TEST(parent.FindEntry(o[1]) == nullptr);  // a miss caches nothing
+}
+
+// PeekCoin reads through every level as GetCoin does and leaves every level as it was.
+BOOST_AUTO_TEST_CASE(peek_coin_caches_nothing) {
+  const auto& o = harness::OutpointTable();
+  harness::CheckedBaseView base(harness::BlockHash(1));
+  {
+    TestCache seed(&base);
+    seed.AddCoin(o[0], kA, false);
+    seed.AddCoin(o[1], kB, false);
+    seed.Flush();
+  }
+  TestCache parent(&base);
+  parent.SpendCoin(o[1]);
+  parent.AddCoin(o[2], kN, false);
+  TestCache child(&parent);
+  const size_t parent_usage = seam::ModelledUsage(parent);
+  BOOST_TEST((child.PeekCoin(o[0]) == kA));          // from the base, through two levels
+  BOOST_TEST(!child.PeekCoin(o[1]).has_value());      // spent in the parent
+  BOOST_TEST((child.PeekCoin(o[2]) == kN));          // only in the parent
+  BOOST_TEST(!child.PeekCoin(o[3]).has_value());      // nowhere
+  BOOST_TEST(child.GetCacheSize() == 0u);
+  BOOST_TEST(parent.GetCacheSize() == 2u);
+  BOOST_TEST(seam::ModelledUsage(parent) == parent_usage);
+  BOOST_TEST((child.GetCoin(o[0]) == kA));           // GetCoin caches at both levels
+  BOOST_TEST(child.GetCacheSize() == 1u);
+  BOOST_TEST(parent.GetCacheSize() == 3u);
+}
+
+// The dirty count follows every change of an entry's DIRTY flag, and SanityCheck agrees with it.
+BOOST_AUTO_TEST_CASE(dirty_count_follows_every_change) {
+  const auto& o = harness::OutpointTable();
+  harness::CheckedBaseView base(harness::BlockHash(1));
+  TestCache parent(&base);
+  parent.AddCoin(o[0], kA, false);
+  parent.Flush();
+  TestCache cache(&parent);
+  auto expect = [&](size_t n, const char* after) {
+    BOOST_TEST_CONTEXT(after) {
+      BOOST_TEST(cache.GetDirtyCount() == n);
+      BOOST_TEST(cache.DirtyOrder().size() == n);
+      BOOST_CHECK_NO_THROW(cache.SanityCheck());
+    }
+  };
+  cache.AccessCoin(o[0]);
+  expect(0, "a fetch");
+  cache.AddCoin(o[1], kB, false);
+  expect(1, "a fresh add");
+  cache.AddCoin(o[1], kN, true);
+  expect(1, "an overwrite of a DIRTY entry");
+  cache.SpendCoin(o[0]);
+  expect(2, "a spend of a clean entry");
+  cache.SpendCoin(o[1]);
+  expect(1, "a spend of a FRESH entry (erased)");
+  cache.AddCoin(o[2], kA, true);
+  cache.Uncache(o[2]);
+  expect(2, "an uncache of a DIRTY entry (kept)");
+  cache.SetBestBlock(harness::BlockHash(2));
+  cache.Sync();
+  expect(0, "a sync");
+  cache.AddCoin(o[3], kA, false);
+  cache.Reset();
+  expect(0, "a reset");
+}
+
 BOOST_AUTO_TEST_CASE(insert_entry_rejects_bad_requests) {
   const auto& o = harness::OutpointTable();
   harness::CheckedBaseView base(harness::BlockHash(1));

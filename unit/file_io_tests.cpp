@@ -166,6 +166,57 @@ std::vector<uint8_t> FromHex(const std::string& hex) {
   return out;
 }
 
+// Partial block reads exist only where the subject has them (seam::kPartialBlockReads; Bitcoin Core before
+// PR #33657 has none). Elsewhere a test that needs them says in the log that it was skipped, and why.
+bool PartialReadsOrSkip(const char* test) {
+  if (seam::kPartialBlockReads) return true;
+  BOOST_TEST_MESSAGE("file_io " << test << ": SKIPPED, the subject has no partial block reads "
+                                << "(seam::kPartialBlockReads is false: a Bitcoin Core tree without PR #33657)");
+  return false;
+}
+
+// A part read rendered for comparison: "bytes <hex> at <position after>" or "error <kind>", plus
+// " (allocated)" when a rejected part left memory behind where the subject promises none.
+std::string ReadPart(seam::AutoFile& in, uint64_t at, uint64_t offset, uint64_t size, uint32_t max_size) {
+  std::vector<uint8_t> part;
+  in.Seek(static_cast<int64_t>(at), SEEK_SET);
+  try {
+    seam::ReadBlockRecordPart(in, kMagic, offset, size, part, max_size);
+  } catch (const seam::FramingError& e) {
+    const bool promised = e.kind() != seam::FramingError::Kind::kTruncated || seam::kTruncatedRecordAllocatesNothing;
+    return std::string("error ") + ToString(e.kind()) + (promised && part.capacity() != 0 ? " (allocated)" : "");
+  }
+  return "bytes " + HexStr(part) + " at " + std::to_string(in.Position().value_or(0));
+}
+
+// The contract's answer for a part of the well-formed block record at `at` (its header's magic right, its
+// size field `declared` within the limit) of a plaintext file whose first `file_size` bytes are present.
+std::string ExpectPart(std::span<const uint8_t> plain, uint64_t file_size, uint64_t at, uint32_t declared,
+                       uint64_t offset, uint64_t size) {
+  if (file_size < at + 8) return "error truncated";
+  if (size == 0 || offset > declared || size > declared - offset) return "error bad range";
+  if (at + 8 + offset + size > file_size) return "error truncated";
+  return "bytes " + HexStr(plain.subspan(at + 8 + offset, size)) + " at " + std::to_string(at + 8 + offset + size);
+}
+
+// The reference's answer, rendered the same way.
+std::string RefPart(std::span<const uint8_t> plain, uint64_t at, uint32_t max_size, uint64_t offset, uint64_t size) {
+  const harness::RecordRef ref = harness::ParsePartRef(plain, at, kMagic, max_size, offset, size);
+  if (!ref.ok) return std::string("error ") + ToString(ref.error);
+  return "bytes " + HexStr(plain.subspan(ref.payload_at, ref.size)) + " at " + std::to_string(ref.end);
+}
+
+// Offsets or sizes to sweep: 0..3, n-3..n+3, and the four values below 2^64 (where offset + size wraps).
+std::vector<uint64_t> AroundEnd(uint64_t n) {
+  std::vector<uint64_t> v{0, 1, 2, 3, UINT64_MAX - 3, UINT64_MAX - 2, UINT64_MAX - 1, UINT64_MAX};
+  for (uint64_t d = 0; d <= 6; ++d) {
+    if (n + d >= 3) v.push_back(n + d - 3);
+  }
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(file_io_tests)
@@ -529,6 +580,148 @@ BOOST_AUTO_TEST_CASE(framing_errors) {
   BOOST_TEST(std::string(ToString(Kind::kTooLarge)) == "too large");
   BOOST_TEST(std::string(ToString(Kind::kBadChecksum)) == "bad checksum");
   BOOST_TEST(std::string(ToString(static_cast<Kind>(9))) == "unknown");
+}
+
+// Every (offset, size) around the start and the end of each record's payload, and sizes that end exactly at,
+// one before and one past it, on records of 0 to 300 bytes one after another in an obfuscated file: a part
+// that does not end inside its record's payload is a bad range even where the next record's bytes follow.
+BOOST_AUTO_TEST_CASE(block_part_sweeps_around_the_payload_end) {
+  if (!PartialReadsOrSkip("block_part_sweeps_around_the_payload_end")) return;
+  harness::Rng rng(20261201);
+  const std::vector<uint32_t> sizes{0, 1, 7, 81, 300, 2};
+  std::vector<uint8_t> plain{0x11, 0x22, 0x33};  // filler: the records start at odd offsets
+  std::vector<uint64_t> starts;
+  for (const uint32_t n : sizes) {
+    starts.push_back(plain.size());
+    harness::EncodeRecordRef(plain, false, kMagic, Hash256{}, Bytes(rng, n));
+  }
+  TempDir dir;
+  const std::string path = dir.File("blk");
+  {
+    seam::AutoFile f = Open(path, "wb", seam::Obfuscation(kBitKey));
+    f.Write(plain);
+    f.Close();
+  }
+  seam::AutoFile in = Open(path, "rb", seam::Obfuscation(kBitKey));
+  size_t reads = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const uint64_t n = sizes[i];
+    for (const uint64_t offset : AroundEnd(n)) {
+      std::vector<uint64_t> part_sizes = AroundEnd(n);
+      if (offset <= n) {
+        for (uint64_t d = 0; d <= 2; ++d) {
+          if (n - offset + d >= 1) part_sizes.push_back(n - offset + d - 1);
+        }
+      }
+      for (const uint64_t size : part_sizes) {
+        BOOST_TEST_CONTEXT("record " << i << " (" << n << " bytes at " << starts[i] << "), part [" << offset
+                                     << ", +" << size << ")") {
+          const std::string want = ExpectPart(plain, plain.size(), starts[i], sizes[i], offset, size);
+          BOOST_TEST(RefPart(plain, starts[i], seam::kMaxRecordSize, offset, size) == want);
+          BOOST_TEST(ReadPart(in, starts[i], offset, size, seam::kMaxRecordSize) == want);
+          ++reads;
+        }
+      }
+    }
+  }
+  BOOST_TEST_MESSAGE("file_io block_part_sweeps_around_the_payload_end: " << reads << " part reads");
+}
+
+// A file cut at every length from nothing to whole: the header must be in the file, then the range is
+// checked against the declared size, then only the part's own bytes must be there (a part of a record
+// whose tail is cut off reads). Every (offset, size) of a 16-byte payload, and the wrapping ones.
+BOOST_AUTO_TEST_CASE(block_part_on_truncated_files) {
+  if (!PartialReadsOrSkip("block_part_on_truncated_files")) return;
+  harness::Rng rng(20261202);
+  constexpr uint32_t kSize = 16;
+  std::vector<uint8_t> plain{0xee, 0xdd};  // the record starts at 2
+  harness::EncodeRecordRef(plain, false, kMagic, Hash256{}, Bytes(rng, kSize));
+  std::vector<uint64_t> values;
+  for (uint64_t v = 0; v <= kSize + 1; ++v) values.push_back(v);
+  values.push_back(UINT64_MAX - kSize);
+  values.push_back(UINT64_MAX);
+  TempDir dir;
+  const std::string path = dir.File("blk");
+  size_t reads = 0;
+  for (uint64_t length = 2; length <= plain.size(); ++length) {
+    {
+      seam::AutoFile f = Open(path, "wb", seam::Obfuscation(kBitKey));
+      f.Write(std::span(plain).first(length));
+      f.Close();
+    }
+    seam::AutoFile in = Open(path, "rb", seam::Obfuscation(kBitKey));
+    for (const uint64_t offset : values) {
+      for (const uint64_t size : values) {
+        BOOST_TEST_CONTEXT("file cut to " << length << " of " << plain.size() << " bytes, part [" << offset << ", +"
+                                          << size << ")") {
+          const std::string want = ExpectPart(plain, length, 2, kSize, offset, size);
+          BOOST_TEST(RefPart(std::span(plain).first(length), 2, seam::kMaxRecordSize, offset, size) == want);
+          BOOST_TEST(ReadPart(in, 2, offset, size, seam::kMaxRecordSize) == want);
+          ++reads;
+        }
+      }
+    }
+  }
+  BOOST_TEST_MESSAGE("file_io block_part_on_truncated_files: " << reads << " part reads");
+}
+
+// The header is judged before the range: a bad magic or an oversized size field wins over an empty or
+// out-of-range part, and nothing is allocated for either.
+BOOST_AUTO_TEST_CASE(block_part_header_checked_first) {
+  if (!PartialReadsOrSkip("block_part_header_checked_first")) return;
+  TempDir dir;
+  const std::string path = dir.File("blk");
+  auto read = [&](const std::string& hex, uint64_t offset, uint64_t size, uint32_t max_size = seam::kMaxRecordSize) {
+    {
+      seam::AutoFile f = Open(path, "wb");
+      f.Write(FromHex(hex));
+      f.Close();
+    }
+    seam::AutoFile in = Open(path, "rb");
+    return ReadPart(in, 0, offset, size, max_size);
+  };
+  BOOST_TEST(read("f9beb4d90300", 0, 0) == "error truncated");
+  BOOST_TEST(read("f9beb4d8030000000102", 0, 0) == "error bad magic");
+  BOOST_TEST(read("f9beb4d8030000000102", UINT64_MAX, 2) == "error bad magic");
+  BOOST_TEST(read("f9beb4d9ffffffff0102", 0, 1) == "error too large");
+  BOOST_TEST(read("f9beb4d901000002", 0, 0) == "error too large");  // the fixed limit plus one
+  if (seam::kRecordLimitIsParameter) {
+    BOOST_TEST(read("f9beb4d9e90300000102", 0, 1, 1000) == "error too large");
+    BOOST_TEST(read("f9beb4d9e80300000102", 0, 1, 1000) == "bytes 01 at 9");
+  }
+  // 1000 bytes declared, 2 present: the range is judged against the 1000, the bytes against the file.
+  BOOST_TEST(read("f9beb4d9e8030000aabb", 999, 2) == "error bad range");
+  BOOST_TEST(read("f9beb4d9e8030000aabb", 1000, 1) == "error bad range");
+  BOOST_TEST(read("f9beb4d9e8030000aabb", 0, 2) == "bytes aabb at 10");
+  BOOST_TEST(read("f9beb4d9e8030000aabb", 1, 1) == "bytes bb at 10");
+  BOOST_TEST(read("f9beb4d9e8030000aabb", 0, 3) == "error truncated");
+  BOOST_TEST(read("f9beb4d9e8030000aabb", 998, 2) == "error truncated");
+  // An empty payload has no part at all.
+  BOOST_TEST(read("f9beb4d900000000", 0, 1) == "error bad range");
+  BOOST_TEST(read("f9beb4d900000000", 0, 0) == "error bad range");
+}
+
+// Where the subject has no partial reads, calling for one is a programming error, not a framing error.
+BOOST_AUTO_TEST_CASE(block_part_needs_the_feature) {
+  TempDir dir;
+  const std::string path = dir.File("blk");
+  {
+    seam::AutoFile f = Open(path, "wb");
+    f.Write(FromHex("f9beb4d902000000aabb"));
+    f.Close();
+  }
+  seam::AutoFile in = Open(path, "rb");
+  std::vector<uint8_t> part;
+  if (seam::kPartialBlockReads) {
+    seam::ReadBlockRecordPart(in, kMagic, 1, 1, part);
+    BOOST_TEST(part == std::vector<uint8_t>{0xbb});
+  } else {
+    BOOST_TEST_MESSAGE("file_io block_part_needs_the_feature: the subject has no partial block reads; checking "
+                       "that asking for one throws std::logic_error");
+    BOOST_CHECK_THROW(seam::ReadBlockRecordPart(in, kMagic, 1, 1, part), std::logic_error);
+    BOOST_TEST(part.empty());
+  }
+  BOOST_TEST(std::string(ToString(seam::FramingError::Kind::kBadRange)) == "bad range");
 }
 
 BOOST_AUTO_TEST_CASE(oversized_payload_is_not_written) {
@@ -923,6 +1116,14 @@ BOOST_AUTO_TEST_CASE(random_framing_cases) {
       if (c.raw) {
         c.raw_bytes = Bytes(rng, rng.Below(100));
         if (rng.Chance(50) && c.raw_bytes.size() >= 4) std::copy(kMagic.begin(), kMagic.end(), c.raw_bytes.begin());
+      }
+      for (uint64_t n = c.undo ? 0 : rng.Below(harness::FramingCase::kMaxParts + 1); n > 0; --n) {
+        harness::FramingCase::Part& p = c.parts.emplace_back();
+        p.from = static_cast<harness::PartFrom>(rng.Below(harness::kPartFromCount));
+        p.a = static_cast<uint16_t>(rng.Chance(50) ? rng.Below(8) : rng.Below(2100));
+        // -8..8 (for kEnd: ending just before, at or just past the end), or anywhere up to 2100.
+        const int b = rng.Chance(50) ? static_cast<int>(rng.Below(17)) - 8 : static_cast<int>(rng.Below(2100));
+        p.b = static_cast<uint16_t>(b);
       }
       for (uint64_t n = rng.Below(8); n > 0 && !c.raw; --n) {
         harness::FramingCase::Record r;

@@ -1,0 +1,160 @@
+// OverlayTester: blocks connected through CoinsViewOverlay the way ConnectBlock connects them, over a
+// chainstate cache (the tip) over a CheckedBaseView, in lockstep with CoinsStackModel (level 0 the tip,
+// level 1 the overlay, which peeks at the tip). Two overlays run every step: one fetches the block's
+// prevouts on the input's number of threads (0 to 4), the other fetches nothing ahead. Both must answer
+// every lookup as the model does and hold the same entries, flags, dirty order and usage; the fetching one's
+// AllInputsConsumed() must say whether the queued prevouts were looked up in block order (the model keeps
+// the queue the contract defines). Whichever overlay writes a block down, the tip must then hold what the
+// model says.
+//
+// A block is a coinbase and up to kMaxTxs transactions built from the input: inputs spend the funding
+// outpoints (present in the tip or the base, spent, or never there), outputs of earlier transactions of the
+// block (also past their last output), or the coinbase's; the same prevout may be spent twice. Their txids
+// are real (the reference's SHA-256 of their serialization), so the overlay's filter of in-block spends is
+// exercised. A transaction is connected as ConnectBlock does: HaveCoin of every input (the first miss makes
+// the block invalid), AccessCoin of each, SpendCoin of each (moved-out coin checked), AddCoin of each output
+// (possible_overwrite only for the coinbase). BIP30's lookups of a block's outputs are an operation of their
+// own. A block ends valid (best block set, Flush, then Reset as ConnectBlock's guard does: only when every
+// queued prevout was consumed, as Core assumes before it flushes) or invalid, or is abandoned part way
+// (Reset). The tip changes only between blocks, or through the fetching overlay's own Sync in the middle of
+// a block (the contract forbids changing an overlay's parent otherwise while it fetches): the overlay must
+// then answer from the tip as it is.
+//
+// Not modelled: timing (no result may depend on it: a data race is TSan's to report), the value rules of
+// CheckTxInputs, coin maturity, duplicate txids (each transaction's locktime is its block's number, so
+// BIP30's lookups never find a coin).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "coins_model.h"
+#include "seam/coins_cache.h"
+
+namespace harness {
+
+// X(name, id, what): op codes are stable (append only).
+#define HARNESS_OVERLAY_OPS(X)                                                                           \
+  X(kFund, 0, "the tip adds a funding coin (between blocks)")                                            \
+  X(kTipSpend, 1, "the tip spends a funding outpoint (between blocks)")                                  \
+  X(kTipWrite, 2, "the tip flushes or syncs into the base (between blocks)")                             \
+  X(kBlock, 3, "a new block: StartFetching on both overlays")                                            \
+  X(kConnect, 4, "the block's next transaction, connected as ConnectBlock does")                         \
+  X(kLookAhead, 5, "AccessCoin of a later transaction's input: out of block order")                      \
+  X(kLookup, 6, "HaveCoin of any outpoint the input has named")                                          \
+  X(kPeek, 7, "PeekCoin of any outpoint the input has named")                                            \
+  X(kBip30, 8, "HaveCoin of every output of the block: a block recreating an unspent coin is invalid")   \
+  X(kEnd, 9, "the rest of the block, then Flush and Reset if valid, Reset if not")                       \
+  X(kAbandon, 10, "Reset in the middle of a block")                                                      \
+  X(kSync, 11, "the fetching overlay syncs into the tip in the middle of a block; the other sits it out")
+
+enum class OverlayOp : uint8_t {
+#define HARNESS_OVERLAY_OP_ENUM(name, id, what) name = id,
+  HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_OP_ENUM)
+#undef HARNESS_OVERLAY_OP_ENUM
+};
+inline constexpr uint8_t kOverlayOpCount = 0
+#define HARNESS_OVERLAY_OP_COUNT(name, id, what) +1
+    HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_OP_COUNT);
+#undef HARNESS_OVERLAY_OP_COUNT
+const char* ToString(OverlayOp op);
+
+// One transaction of a block, as the input chooses it.
+struct TxShape {
+  // Each input: below 0x80 the funding outpoint (value mod kFunding); else an output of an earlier
+  // transaction of the block (bits 2-4 choose it, mod the transactions before; 0 is the coinbase) whose
+  // index is bits 0-1 (possibly past its last output). A prevout repeated within the transaction is dropped
+  // (CheckBlock would reject it before ConnectBlock runs).
+  std::vector<uint8_t> inputs;
+  uint8_t outputs = 1;  // 1 to kMaxOutputs
+  uint8_t coin = 0;     // CoinTable() index of the first output's coin; the next ones follow it
+};
+
+struct OverlayStep {
+  OverlayOp op{};
+  // kFund, kTipSpend: the funding outpoint (mod kFunding); kLookup, kPeek: an outpoint the input has named
+  // (mod their number); kLookAhead: an input of the transactions not yet connected (mod their number);
+  // kTipWrite: 1 = flush, 0 = sync; kEnd: 1 = the fetching overlay writes the block down, 0 = the other.
+  uint8_t arg = 0;
+  uint8_t coin = 0;                // kFund: CoinTable() index
+  bool overwrite = false;          // kFund: AddCoin's possible_overwrite
+  std::vector<TxShape> txs;        // kBlock: the transactions after the coinbase
+  std::string ToString() const;
+};
+
+class OverlayTester {
+ public:
+  static constexpr size_t kFunding = 16;  // 4 txids x 4 indexes
+  static constexpr size_t kMaxTxs = 4;
+  static constexpr size_t kMaxInputs = 3;
+  static constexpr uint8_t kMaxOutputs = 2;
+
+  // `workers`: the fetching overlay's threads, 0 to seam::CoinsViewOverlay::kMaxWorkers.
+  explicit OverlayTester(int workers);
+  ~OverlayTester();
+  OverlayTester(const OverlayTester&) = delete;
+  OverlayTester& operator=(const OverlayTester&) = delete;
+
+  // Applies one step to the subjects and the model and checks; false (nothing changed) if it does not apply.
+  bool Apply(const OverlayStep& step);
+  // The final sweep: every named outpoint at every level of both subjects, the base, dirty lists, sizes.
+  HARNESS_NO_FUZZ_COVERAGE void CheckAll();
+  // Blocks written down into the tip so far, for tests that want to know which paths an input took.
+  size_t blocks_written() const { return blocks_written_; }
+
+ private:
+  using Key = CoinsStackModel::Key;
+  // The block being connected: the transactions, their txids, the next one to connect, and the queue of
+  // prevouts the contract says the fetching overlay fetches ahead (and how many the main thread took).
+  struct Block {
+    embedded::Block block;
+    std::vector<Hash256> txids;
+    size_t next = 0;
+    bool invalid = false;
+    std::vector<Key> queue;
+    size_t taken = 0;
+    // The fetching overlay synced into the tip: from then on the contract says nothing of its queue, and
+    // the overlay without threads (which did not sync) is left out until the block ends.
+    bool synced = false;
+  };
+
+  // The key of `o`, registered on first sight; nullopt when all CoinsStackModel::kKeys are taken.
+  std::optional<Key> KeyOf(const OutPoint& o);
+  const OutPoint& OutpointOf(Key k) const { return outpoints_[k]; }
+  bool BuildBlock(const std::vector<TxShape>& txs);
+  // The model's fetch at the overlay level, advancing the queue as a cache miss does.
+  const ModelEntry* Fetch(Key k);
+  // ConnectBlock's work for the next transaction; false if one of its inputs is missing or spent.
+  bool ConnectNext();
+  void EndBlock(bool fetching_writes);
+  void ResetOverlays();
+  // The overlays in lockstep with the model: both, or only the fetching one after a sync in the block.
+  std::vector<seam::CoinsViewOverlay*> Overlays();
+  std::vector<const seam::CoinsViewOverlay*> Overlays() const;
+  const char* Name(const seam::CoinsViewOverlay* o) const { return o == &fetching_ ? "fetching overlay" : "overlay without threads"; }
+  // Both overlays against the model: `k`'s entry, sizes (deep: SanityCheck and usage), AllInputsConsumed.
+  HARNESS_NO_FUZZ_COVERAGE void CheckOverlays(std::optional<Key> k, bool deep) const;
+  // The tip against the model: sizes, dirty list; with `every_key` every entry and the best block.
+  HARNESS_NO_FUZZ_COVERAGE void CheckTip(bool every_key);
+
+  const int workers_;
+  // The block outlives the overlays, whose fetchers may still read it while they stop.
+  std::optional<Block> block_;
+  CheckedBaseView base_;
+  seam::CoinsViewCache tip_;
+  seam::CoinsViewOverlay fetching_;
+  seam::CoinsViewOverlay serial_;
+  CoinsStackModel model_;
+  std::vector<OutPoint> outpoints_;
+  std::map<OutPoint, Key> keys_;
+  uint8_t blocks_ = 0;  // blocks started: the coinbase's scriptSig and the height
+  size_t blocks_written_ = 0;
+  OpLog<OverlayStep> log_;
+};
+
+}  // namespace harness
