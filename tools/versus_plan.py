@@ -17,9 +17,10 @@ class Component:
 
 COMPONENTS = {
     "coins_cache": Component(
-        ("coins_cache_sim",), ("coinscache_sim", "coins_view"),
-        r"^(replay\.coins_cache_sim|unit\.coins_cache)$",
-        ("coins_tests_base", "coins_tests", "coinscachepair_tests")),
+        ("coins_cache_sim", "coins_overlay_sim"), ("coinscache_sim", "coins_view", "coins_view_overlay", "coins_view_stacked"),
+        r"^(replay\.(coins_cache_sim|coins_overlay_sim)|unit\.(coins_cache|coins_overlay))$",
+        ("coins_tests_base", "coins_tests", "coinscachepair_tests"),
+        "coins_view_overlay and coins_view_stacked exist from Core #34165 on; a tree without them runs the others."),
     "coins_store": Component(
         ("coins_db_flush",), ("coins_view_db",),
         r"^(replay\.coins_db_flush|unit\.coins_store|unit\.store_encoding)$",
