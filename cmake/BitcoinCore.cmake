@@ -187,7 +187,9 @@ while(NOT base STREQUAL "/")
 endwhile()
 set(core_ccache_env CCACHE_BASEDIR=${base} CCACHE_NOHASHDIR=1)
 
-# Our warning flags are not Core's business; our compiler flags (optimization, coverage) are.
+# Our warning flags are not Core's business; our compiler flags (optimization, coverage) are. Core's
+# Assume() is fatal, as in its own fuzz and debug builds: a contract Core states that way is checked too
+# (in Core's code and in its headers' inline code compiled into ours, alike).
 ExternalProject_Add(bitcoin_core
   SOURCE_DIR ${BITCOIN_CORE_DIR}
   BINARY_DIR ${core_build}
@@ -199,6 +201,7 @@ ExternalProject_Add(bitcoin_core
     "-DCMAKE_CXX_FLAGS=${SUITE_CORE_CXX_FLAGS}"
     -DCMAKE_BUILD_TYPE=RelWithDebInfo
     "-DSANITIZERS=${SUITE_CORE_SANITIZERS}"
+    -DAPPEND_CPPFLAGS=-DABORT_ON_FAILED_ASSUME
     -DBUILD_KERNEL_LIB=ON -DBUILD_SHARED_LIBS=OFF -DBUILD_KERNEL_TEST=OFF
     -DBUILD_BITCOIN_BIN=OFF -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TESTS=OFF -DBUILD_TX=OFF
     -DBUILD_UTIL=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_BENCH=OFF -DBUILD_FUZZ_BINARY=OFF -DBUILD_GUI=OFF
@@ -218,3 +221,4 @@ add_dependencies(bitcoin_core_kernel bitcoin_core)
 target_include_directories(bitcoin_core_kernel SYSTEM INTERFACE
   ${BITCOIN_CORE_DIR}/src ${core_build}/src ${BITCOIN_CORE_DIR}/src/leveldb/include)
 target_link_libraries(bitcoin_core_kernel INTERFACE ${core_kernel} ${core_secp} Threads::Threads)
+target_compile_definitions(bitcoin_core_kernel INTERFACE ABORT_ON_FAILED_ASSUME)

@@ -25,7 +25,7 @@ std::shared_ptr<Pool> SharedPool(int workers) {
   const std::lock_guard lock(mutex);
   std::shared_ptr<Pool>& pool = pools.at(static_cast<size_t>(workers));
   if (!pool) {
-    pool = std::make_shared<Pool>("suite_fetch");
+    pool = std::make_shared<Pool>("fetch");
     if (workers > 0) pool->Start(workers);
   }
   return pool;

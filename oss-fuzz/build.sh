@@ -76,9 +76,11 @@ if [[ -n $core_dir ]]; then
 fi
 
 # Runs a freshly built binary for its informational flags only: no leak check (LeakSanitizer cannot stop
-# the world in an unprivileged build container) and no profile file from a coverage build.
+# the world in an unprivileged build container), unsigned overflow silenced as OSS-Fuzz's runners silence it
+# (the undefined build instruments it; Bitcoin Core's static initializers overflow inside libstdc++'s string
+# comparison), and no profile file from a coverage build.
 info() {
-  ASAN_OPTIONS=detect_leaks=0 LLVM_PROFILE_FILE=/dev/null "$@"
+  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=silence_unsigned_overflow=1 LLVM_PROFILE_FILE=/dev/null "$@"
 }
 # install BUILD_DIR PREFIX: every target of that build into $OUT as PREFIX<target>, with its seeds (from
 # corpus/<target>/), dictionary and options.
