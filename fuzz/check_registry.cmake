@@ -1,5 +1,5 @@
 cmake_minimum_required(VERSION 3.25)
-# ctest fuzz.registry: `fuzz --list` must print exactly the targets in fuzz/CMakeLists.txt, each must have
+# ctest fuzz.registry: `fuzz --list` must print exactly the targets seam/components.json lists, each must have
 # a non-empty seed corpus folder (and every corpus folder a target), and every regression input listed in
 # corpus/<target>.regressions must be in that folder.
 execute_process(COMMAND ${FUZZ} --list OUTPUT_VARIABLE listed RESULT_VARIABLE rc)
@@ -10,7 +10,7 @@ string(STRIP "${listed}" listed)
 string(REPLACE "\n" ";" listed "${listed}")
 list(SORT EXPECTED)
 if(NOT listed STREQUAL EXPECTED)
-  message(FATAL_ERROR "fuzz --list printed [${listed}] but fuzz/CMakeLists.txt lists [${EXPECTED}]")
+  message(FATAL_ERROR "fuzz --list printed [${listed}] but seam/components.json lists [${EXPECTED}]")
 endif()
 file(GLOB folders LIST_DIRECTORIES true RELATIVE ${CORPUS} ${CORPUS}/*)
 foreach(name IN LISTS folders)

@@ -1,0 +1,58 @@
+# Reads the component manifest, seam/components.json, the one place that names each component's files,
+# fuzz targets and unit suites. Defines:
+#   SUITE_ALL_COMPONENTS                   the component names, in manifest order
+#   suite_component_list(OUT NAME KEY)     NAME's list under KEY (fuzz_targets, unit_suites, harness, ...);
+#                                          NAME `shared` reads the files of no component
+#   suite_component_sources(OUT KEY NAMES...)  the .cpp files under KEY of NAMES and of the components
+#                                          each `uses`, as paths from the repository root
+set(SUITE_MANIFEST ${PROJECT_SOURCE_DIR}/seam/components.json)
+set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${SUITE_MANIFEST})
+file(READ ${SUITE_MANIFEST} SUITE_MANIFEST_JSON)
+
+string(JSON count ERROR_VARIABLE error LENGTH "${SUITE_MANIFEST_JSON}" components)
+if(error)
+  message(FATAL_ERROR "seam/components.json: ${error}")
+endif()
+set(SUITE_ALL_COMPONENTS "")
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  string(JSON name GET "${SUITE_MANIFEST_JSON}" components ${i} name)
+  list(APPEND SUITE_ALL_COMPONENTS ${name})
+  set(suite_component_index_${name} ${i})
+endforeach()
+
+function(suite_component_list out name key)
+  if(name STREQUAL "shared")
+    set(path shared)
+  elseif(DEFINED suite_component_index_${name})
+    set(path components ${suite_component_index_${name}})
+  else()
+    message(FATAL_ERROR "seam/components.json has no component named '${name}'")
+  endif()
+  set(items "")
+  string(JSON n ERROR_VARIABLE missing LENGTH "${SUITE_MANIFEST_JSON}" ${path} ${key})
+  if(NOT missing AND n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON item GET "${SUITE_MANIFEST_JSON}" ${path} ${key} ${i})
+      list(APPEND items ${item})
+    endforeach()
+  endif()
+  set(${out} ${items} PARENT_SCOPE)
+endfunction()
+
+function(suite_component_sources out key)
+  set(names ${ARGN})
+  foreach(name IN LISTS ARGN)
+    suite_component_list(used ${name} uses)
+    list(APPEND names ${used})
+  endforeach()
+  set(sources "")
+  foreach(name IN LISTS names)
+    suite_component_list(files ${name} ${key})
+    list(FILTER files INCLUDE REGEX "\\.cpp$")
+    list(APPEND sources ${files})
+  endforeach()
+  list(REMOVE_DUPLICATES sources)
+  set(${out} ${sources} PARENT_SCOPE)
+endfunction()
