@@ -1,24 +1,18 @@
-"""Bitcoin Core's files that hold what the suite tests, and how to read their coverage from llvm-cov.
+"""How to read the coverage of Bitcoin Core's files that hold what the suite tests, from llvm-cov.
 
 Shared by tools/coverage (the core flavor's report) and tools/versus-core (the head-to-head comparison), so
-both count the same lines the same way.
+both count the same lines the same way. Which files those are, per component, is the manifest's
+core_files; a file listed in a component's core_functions is counted by that function only.
 """
 import json
 import subprocess
 from pathlib import Path
 
-# Relative to the top of a Bitcoin Core tree, grouped by the suite's components. validation.cpp is counted by
-# its CheckBlock function only (FUNCTIONS): the rest of that file is block connection, which no target tests.
-COMPONENT_FILES = {
-    "coins_cache": ("src/coins.cpp", "src/coins.h"),
-    "coins_store": ("src/txdb.cpp", "src/dbwrapper.cpp", "src/dbwrapper.h", "src/compressor.cpp"),
-    "file_io": ("src/util/obfuscation.h", "src/streams.h", "src/streams.cpp", "src/node/blockstorage.cpp"),
-    "tx_checks": ("src/consensus/tx_check.cpp", "src/validation.cpp"),
-    "prevector": ("src/prevector.h",),
-}
-FILES = tuple(f for files in COMPONENT_FILES.values() for f in files)
-FUNCTIONS = {"src/validation.cpp": "CheckBlock("}
-SUITE_ROOT = Path(__file__).resolve().parent.parent
+import suite
+
+FILES = tuple(suite.core_file_components())
+FUNCTIONS = suite.core_functions()
+SUITE_ROOT = suite.ROOT
 
 
 def label(filename, core_dir):

@@ -1,0 +1,358 @@
+"""What the tools share: the repository root, the error exit, the flags every tool spells alike, the component
+manifest (seam/components.json), and what they read from libFuzzer and from the suite's fuzz binary.
+
+A tool imports it with `sys.path.insert(0, <tools/>)` and `import suite`. Python 3 standard library only.
+"""
+import argparse
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "seam" / "components.json"
+# The running tool's name, the prefix of everything it prints about itself ("fuzz: ...").
+TOOL = Path(sys.argv[0]).name
+
+
+def die(message, status=2):
+    """Prints "<tool>: message" on stderr and exits with `status` (2: a usage, set-up or build error)."""
+    print(f"{TOOL}: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def say(message):
+    """Prints "<tool>: message" on stdout, at once."""
+    print(f"{TOOL}: {message}", flush=True)
+
+
+# ---- Flags: one spelling per idea. An old spelling stays accepted as a hidden alias of the same dest.
+
+def add_alias(parser, old, dest, **kw):
+    """Accepts `old` as a spelling of `dest` without showing it in --help."""
+    parser.add_argument(old, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kw)
+
+
+def add_time(parser, default, help, aliases=(), flag="--time", whole=False):
+    """A duration in seconds: --time (also -t) for a tool's main one, --<what>-time for another. `whole`: an
+    integer number of seconds (what libFuzzer's -max_total_time takes)."""
+    names = ["-t", flag] if flag == "--time" else [flag]
+    dest = flag[2:].replace("-", "_")
+    kind = whole_seconds if whole else seconds
+    parser.add_argument(*names, dest=dest, type=kind, default=default, metavar="SECONDS", help=help)
+    for old in aliases:
+        add_alias(parser, old, dest, type=kind)
+
+
+def seconds(text):
+    """argparse type of a duration: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"needs a positive number of seconds, got '{text}'")
+    return value
+
+
+def whole_seconds(text):
+    """argparse type of a duration in whole seconds, at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"needs a whole number of seconds, at least 1, got '{text}'")
+    return int(text)
+
+
+class ListAction(argparse.Action):
+    """A repeatable flag whose values may also be comma-separated: --target a --target b,c -> [a, b, c]."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        items = list(getattr(namespace, self.dest, None) or [])
+        items += [v for v in values.split(",") if v]
+        setattr(namespace, self.dest, items)
+
+
+def add_list(parser, flag, dest, help, metavar, aliases=()):
+    """A ListAction flag, [] when not given."""
+    parser.add_argument(flag, dest=dest, action=ListAction, default=[], metavar=metavar, help=help)
+    for old in aliases:
+        add_alias(parser, old, dest, action=ListAction)
+
+
+def add_targets(parser, help="a fuzz target (repeatable, or comma-separated; default: every target)"):
+    add_list(parser, "--target", "targets", help, "NAME")
+
+
+# ---- The subject: the embedded one in src/ (default) or Bitcoin Core's classes from a source tree (--core).
+
+# What a Bitcoin Core source tree holds (cmake/BitcoinCore.cmake checks the same files, then whether the
+# tree is in the supported range).
+CORE_TREE_FILES = ("CMakeLists.txt", "src/coins.h", "src/txdb.h", "src/kernel/CMakeLists.txt")
+
+
+def add_core(parser):
+    """--core DIR, or --core alone for $BITCOIN_CORE_DIR; read back with flavor(args)."""
+    parser.add_argument(
+        "--core", nargs="?", const=os.environ.get("BITCOIN_CORE_DIR", ""), metavar="DIR",
+        help="run against Bitcoin Core's classes from the source tree DIR (default: $BITCOIN_CORE_DIR)")
+
+
+class Flavor:
+    """Which subject a tool builds and runs. Against Core the tool uses the core-<preset> presets, whose
+    builds compile Core's kernel library from core_dir, and keeps its output apart from the embedded one's."""
+
+    def __init__(self, core_dir=None):
+        self.core_dir = core_dir
+
+    @property
+    def core(self):
+        return self.core_dir is not None
+
+    def preset(self, name):
+        """The preset that builds `name` (test, libfuzzer, coverage, ...) for this subject."""
+        return f"core-{name}" if self.core else name
+
+    def env(self):
+        """The environment for cmake: BITCOIN_CORE_DIR set for Core, left alone otherwise."""
+        return dict(os.environ, BITCOIN_CORE_DIR=str(self.core_dir)) if self.core else dict(os.environ)
+
+    def describe(self):
+        return f"Bitcoin Core at {self.core_dir}" if self.core else "the embedded subject (src/)"
+
+
+def flavor(args):
+    """The Flavor that --core asks for; dies when the directory is not a Bitcoin Core tree."""
+    if args.core is None:
+        return Flavor()
+    if args.core == "":
+        die("--core needs a directory: give --core DIR or set BITCOIN_CORE_DIR")
+    path = Path(args.core).expanduser().resolve()
+    missing = [f for f in CORE_TREE_FILES if not (path / f).is_file()]
+    if missing:
+        die(f"--core {args.core} is not a Bitcoin Core source tree: expected {path / missing[0]} "
+            f"(name the top of a checkout, the folder holding src/coins.h)")
+    return Flavor(path)
+
+
+# ---- The component manifest.
+
+# The keys of a component (and of "shared") that list files of this repository.
+FILE_KEYS = ("seam", "embedded", "core_adapters", "harness")
+
+
+@dataclass(frozen=True)
+class Component:
+    """One entry of the manifest's "components". A list the entry omits is empty."""
+    name: str
+    summary: str = ""
+    seam: tuple = ()
+    embedded: tuple = ()
+    core_adapters: tuple = ()
+    harness: tuple = ()
+    uses: tuple = ()
+    fuzz_targets: tuple = ()
+    unit_suites: tuple = ()
+    extra_tests: tuple = ()       # ctest -R regexes of the component's tests beyond replay.* and unit.*
+    core_files: tuple = ()        # relative to the top of a Bitcoin Core tree
+    core_functions: dict = field(default_factory=dict)  # core file -> the function counted alone
+    core_fuzz_targets: tuple = ()
+    core_test_suites: tuple = ()
+    note: str = ""
+
+    def files(self):
+        return [f for key in FILE_KEYS for f in getattr(self, key)]
+
+    def suite_tests(self):
+        """The ctest -R regex of the component's tests in a build: each target's corpus replay, each unit
+        suite, and its extra_tests."""
+        parts = [rf"replay\.{re.escape(t)}" for t in self.fuzz_targets]
+        parts += [rf"unit\.{re.escape(s)}" for s in self.unit_suites]
+        return "^(" + "|".join(parts + list(self.extra_tests)) + ")$"
+
+
+@functools.cache
+def manifest():
+    """seam/components.json as parsed JSON; dies when it is missing or malformed."""
+    name = MANIFEST.relative_to(ROOT)
+    try:
+        data = json.loads(MANIFEST.read_text())
+    except (OSError, ValueError) as e:
+        die(f"{name}: cannot read the component manifest: {e}")
+    if not isinstance(data, dict) or not isinstance(data.get("components"), list):
+        die(f'{name}: the component manifest needs a "components" list')
+    data.setdefault("shared", {})
+    return data
+
+
+@functools.cache
+def components():
+    """{name: Component} in manifest order."""
+    known = Component.__dataclass_fields__
+    out = {}
+    for entry in manifest()["components"]:
+        if not isinstance(entry, dict) or "name" not in entry:
+            die(f"{MANIFEST.relative_to(ROOT)}: a component entry without a name: {str(entry)[:80]}")
+        kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in entry.items() if k in known}
+        out[entry["name"]] = Component(**kw)
+    return out
+
+
+def shared():
+    """The manifest's "shared": {key: [files]} of what every component uses (plus its "about")."""
+    return manifest()["shared"]
+
+
+def target_components():
+    """{fuzz target: component name}."""
+    return {t: c.name for c in components().values() for t in c.fuzz_targets}
+
+
+def core_file_components():
+    """{Bitcoin Core file: component name}, the files in manifest order."""
+    return {f: c.name for c in components().values() for f in c.core_files}
+
+
+def core_functions():
+    """{Bitcoin Core file: the function (a demangled-name substring) that alone is counted of it}."""
+    return {f: needle for c in components().values() for f, needle in c.core_functions.items()}
+
+
+# ---- libFuzzer's output, and our fuzz binary's.
+
+# Artifact names of an input that made a target fail (libFuzzer's -artifact_prefix files).
+FAILURE_PREFIXES = ("crash-", "leak-", "timeout-", "oom-")
+# An input slower than -report_slow_units: saved beside the failures, not one itself.
+SLOW_PREFIX = "slow-unit-"
+# "#1234  NEW    cov: 310 ft: 987 corp: 45/2301b lim: 48 exec/s: 617 rss: 41Mb ..."
+STATUS_RE = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+) corp: (\d+)/\S+.*?exec/s: (\d+) rss: (\d+)Mb")
+# -print_final_stats=1: "stat::number_of_executed_units: 5120"
+STAT_RE = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
+# What the suite's HARNESS_CHECK prints first: "signature: <target>:<op>:<file>:<line>".
+SIGNATURE_RE = re.compile(r"^signature: (\S.*?)\s*$", re.M)
+
+
+@dataclass(frozen=True)
+class Status:
+    """One libFuzzer status line."""
+    execs: int
+    event: str   # INITED, NEW, REDUCE, pulse, DONE, ...
+    cov: int
+    ft: int
+    corpus: int
+    exec_s: int
+    rss: int
+
+
+def statuses(text):
+    """Every status line of a libFuzzer log, in order."""
+    return [Status(int(m[1]), m[2], *map(int, m.groups()[2:])) for m in map(STATUS_RE.match, text.splitlines()) if m]
+
+
+def read_tail(path, size=65536):
+    """The last `size` bytes of a file as text ("" if unreadable): a long campaign's log is megabytes."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - size))
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def last_status(path):
+    """The last status line of a libFuzzer log file, or None."""
+    found = statuses(read_tail(path))
+    return found[-1] if found else None
+
+
+def final_stats(text):
+    """{name: value} of the stat:: lines -print_final_stats=1 prints."""
+    return {m[1]: int(m[2]) for m in STAT_RE.finditer(text)}
+
+
+def run_stats(path):
+    """Executions, exec/s, coverage, peak RSS and new inputs of one libFuzzer process, from its log file:
+    the final stat:: lines where it printed them (it does not when killed), else its last status line. Reads
+    the last MiB: a failure's operation trace may push the last status line far from the end."""
+    text = read_tail(path, 1 << 20)
+    found = statuses(text)
+    last = found[-1] if found else Status(0, "", 0, 0, 0, 0, 0)
+    stats = final_stats(text)
+    return {"execs": stats.get("number_of_executed_units", last.execs),
+            "exec_s": stats.get("average_exec_per_sec", last.exec_s),
+            "cov": last.cov, "rss": stats.get("peak_rss_mb", last.rss), "new": stats.get("new_units_added")}
+
+
+def failure_artifacts(folder, skip=(), slow=False):
+    """The inputs libFuzzer saved in `folder` as failing (with slow=True also the slow ones), sorted, except
+    the names in `skip`."""
+    prefixes = FAILURE_PREFIXES + ((SLOW_PREFIX,) if slow else ())
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.name.startswith(prefixes) and p.name not in skip)
+
+
+def harness_signature(report):
+    """The "<target>:<op>:<file>:<line>" of the first harness failure in a report, or None (no harness
+    check failed: a sanitizer, the C++ runtime or the engine stopped the run)."""
+    m = SIGNATURE_RE.search(report)
+    return m[1] if m else None
+
+
+# A report's line that says what went wrong, most telling first: a sanitizer's, a harness check's, UBSan's,
+# an assert's or an uncaught exception's, then the engine's own verdict (which for all of those but the
+# sanitizers' is only "libFuzzer: deadly signal").
+REPORT_LINES = (
+    r"ERROR: \w+Sanitizer: .*",
+    r"HARNESS_CHECK failed at .*",
+    r"^signature: .*",
+    r"\S+: runtime error: .*",
+    r".*Assertion .* failed.*",
+    r"terminate called after throwing .*",
+    r"ERROR: libFuzzer: .*",
+)
+# Without such a report: anything that says it failed (a Boost.Test or ctest summary).
+FALLBACK_LINES = (r".*\b(?:error|failed|Failed|FAILED)\b.*",)
+
+
+def failure_report(text, width=160, patterns=REPORT_LINES):
+    """The line of a sanitizer, harness or engine report that best says why a run failed, without the
+    sanitizer's "==pid==ERROR: " prefix and cut to `width`; None when the text holds no such report."""
+    for pattern in patterns:
+        m = re.search(pattern, text, re.M)
+        if m:
+            return m[0].strip().removeprefix("ERROR: ")[:width]
+    return None
+
+
+def failure_summary(text, width=160):
+    """failure_report(), else the first line that says something failed, else "no message"."""
+    return (failure_report(text, width) or failure_report(text, width, FALLBACK_LINES) or "no message")
+
+
+def dictionary(target):
+    """corpus/<target>.dict, or None."""
+    path = ROOT / "corpus" / f"{target}.dict"
+    return path if path.is_file() else None
+
+
+def max_len(binary, target):
+    """The target's max_len as the fuzz binary's --options=<target> prints it; 0 when every length matters.
+    Dies when the binary cannot answer."""
+    proc = subprocess.run([str(binary), f"--options={target}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+    if proc.returncode != 0:
+        die(f"`{binary} --options={target}` failed ({proc.returncode}): {proc.stderr.strip()[:300]}")
+    m = re.search(r"^max_len\s*=\s*(\d+)", proc.stdout, re.M)
+    return int(m[1]) if m else 0
+
+
+def list_targets(binary):
+    """The targets a fuzz binary hosts (`fuzz --list`); dies when it cannot say."""
+    proc = subprocess.run([str(binary), "--list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        die(f"`{binary} --list` failed ({proc.returncode}): {proc.stderr.strip()[:300]}")
+    return proc.stdout.split()
