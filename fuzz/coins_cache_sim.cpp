@@ -11,6 +11,15 @@ namespace {
 // Enough to build all four levels and cycle entries through every flag state (every bug class in docs/semantics.md §1
 // needs fewer than ten steps); longer inputs only slow the fuzzer down, as each step checks every level.
 constexpr int kMaxSteps = 64;
+// A step is at most three bytes (info.max_len): no operation reads both a coin and a block.
+static_assert([] {
+  using harness::CoinsStep;
+  for (uint8_t op = 0; op < harness::kCoinsOpCount; ++op) {
+    const auto o = static_cast<harness::CoinsOp>(op);
+    if (CoinsStep::Reads(o, CoinsStep::kCoin) && CoinsStep::Reads(o, CoinsStep::kBlock)) return false;
+  }
+  return true;
+}());
 
 // Decoding is mechanics: uninstrumented, like the tester, so features come from the cache alone.
 HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStep (&steps)[kMaxSteps]) {
@@ -19,11 +28,8 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStep 
     harness::CoinsStep& step = steps[n];
     step.op = static_cast<harness::CoinsOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kCoinsOpCount - 1));
     step.outpoint = fdp.ConsumeIntegral<uint8_t>();
-    if (step.op == harness::CoinsOp::kAdd || step.op == harness::CoinsOp::kAddOverwrite) {
-      step.coin = fdp.ConsumeIntegral<uint8_t>();
-    } else if (step.op == harness::CoinsOp::kSetBestBlock) {
-      step.block = fdp.ConsumeIntegral<uint8_t>();
-    }
+    if (harness::CoinsStep::Reads(step.op, harness::CoinsStep::kCoin)) step.coin = fdp.ConsumeIntegral<uint8_t>();
+    if (harness::CoinsStep::Reads(step.op, harness::CoinsStep::kBlock)) step.block = fdp.ConsumeIntegral<uint8_t>();
   }
   return n;
 }

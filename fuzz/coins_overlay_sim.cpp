@@ -19,32 +19,25 @@ constexpr size_t kMaxBlockBytes =
 HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, std::vector<harness::OverlayStep>& steps) {
   using harness::OverlayOp;
   using harness::OverlayTester;
+  using Step = harness::OverlayStep;
   while (steps.size() < kMaxSteps && fdp.remaining_bytes() > 0) {
-    harness::OverlayStep& step = steps.emplace_back();
+    Step& step = steps.emplace_back();
     step.op = static_cast<OverlayOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kOverlayOpCount - 1));
-    switch (step.op) {
-      case OverlayOp::kFund:
-        step.arg = fdp.ConsumeIntegral<uint8_t>();
-        step.coin = fdp.ConsumeIntegral<uint8_t>();
-        step.overwrite = fdp.ConsumeBool();
-        break;
-      case OverlayOp::kBlock:
-        step.txs.resize(fdp.ConsumeIntegralInRange<size_t>(0, OverlayTester::kMaxTxs));
-        for (harness::TxShape& tx : step.txs) {
-          tx.inputs.resize(fdp.ConsumeIntegralInRange<size_t>(1, OverlayTester::kMaxInputs));
-          for (uint8_t& input : tx.inputs) input = fdp.ConsumeIntegral<uint8_t>();
-          tx.outputs = fdp.ConsumeIntegralInRange<uint8_t>(1, OverlayTester::kMaxOutputs);
-          tx.coin = fdp.ConsumeIntegral<uint8_t>();
-        }
-        break;
-      case OverlayOp::kConnect:
-      case OverlayOp::kBip30:
-      case OverlayOp::kAbandon:
-      case OverlayOp::kSync:
-        break;
-      default:
-        step.arg = fdp.ConsumeIntegral<uint8_t>();
-        break;
+    if (Step::Reads(step.op, Step::kFunding | Step::kFlushOrSync | Step::kIndex | Step::kWriter)) {
+      step.arg = fdp.ConsumeIntegral<uint8_t>();
+    }
+    if (Step::Reads(step.op, Step::kCoin)) {
+      step.coin = fdp.ConsumeIntegral<uint8_t>();
+      step.overwrite = fdp.ConsumeBool();
+    }
+    if (Step::Reads(step.op, Step::kTxs)) {
+      step.txs.resize(fdp.ConsumeIntegralInRange<size_t>(0, OverlayTester::kMaxTxs));
+      for (harness::TxShape& tx : step.txs) {
+        tx.inputs.resize(fdp.ConsumeIntegralInRange<size_t>(1, OverlayTester::kMaxInputs));
+        for (uint8_t& input : tx.inputs) input = fdp.ConsumeIntegral<uint8_t>();
+        tx.outputs = fdp.ConsumeIntegralInRange<uint8_t>(1, OverlayTester::kMaxOutputs);
+        tx.coin = fdp.ConsumeIntegral<uint8_t>();
+      }
     }
   }
 }

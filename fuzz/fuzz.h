@@ -59,7 +59,8 @@ struct TargetInfo {
   }
   // One single-byte token per value 0 .. count - 1 of an operation enum, named `<prefix>_<to_string(op)>`:
   // the byte that selects that operation (decoders take the op code modulo the count). Aborts if
-  // to_string does not know a value below `count` (it answers "unknown"): the count is stale.
+  // to_string answers "unknown" (as every HARNESS_OP_ENUM list does outside it) for a value below `count`:
+  // the count is stale.
   template <typename Enum>
   void AddEnum(std::string_view prefix, uint8_t count, const char* (*to_string)(Enum)) {
     for (unsigned v = 0; v < count; ++v) {

@@ -20,52 +20,13 @@ const OutPoint& TableOutpoint(CoinsStackModel::Key k) { return OutpointTable()[k
 
 }  // namespace
 
-const char* ToString(CoinsOp op) {
-  switch (op) {
-    case CoinsOp::kGet: return "Get";
-    case CoinsOp::kHave: return "Have";
-    case CoinsOp::kHaveInCache: return "HaveInCache";
-    case CoinsOp::kAccess: return "Access";
-    case CoinsOp::kAdd: return "Add";
-    case CoinsOp::kAddOverwrite: return "AddOverwrite";
-    case CoinsOp::kSpend: return "Spend";
-    case CoinsOp::kSpendMoveOut: return "SpendMoveOut";
-    case CoinsOp::kUncache: return "Uncache";
-    case CoinsOp::kPush: return "Push";
-    case CoinsOp::kPop: return "Pop";
-    case CoinsOp::kFlush: return "Flush";
-    case CoinsOp::kSync: return "Sync";
-    case CoinsOp::kUsage: return "Usage";
-    case CoinsOp::kSetBestBlock: return "SetBestBlock";
-    case CoinsOp::kPeek: return "Peek";
-    case CoinsOp::kReset: return "Reset";
-  }
-  return "Unknown";
-}
-
 std::string CoinsStep::ToString() const {
   std::string out = std::string(harness::ToString(op)) + "(level=" + std::to_string(level);
-  switch (op) {
-    case CoinsOp::kAdd:
-    case CoinsOp::kAddOverwrite:
-      out += ", coin=" + std::to_string(coin) + " " + CoinTable()[coin % kTableSize].ToString();
-      [[fallthrough]];
-    case CoinsOp::kGet:
-    case CoinsOp::kHave:
-    case CoinsOp::kHaveInCache:
-    case CoinsOp::kAccess:
-    case CoinsOp::kSpend:
-    case CoinsOp::kSpendMoveOut:
-    case CoinsOp::kUncache:
-    case CoinsOp::kPeek:
-      out += ", outpoint=" + std::to_string(outpoint) + " " + OutpointTable()[outpoint % kTableSize].ToString();
-      break;
-    case CoinsOp::kSetBestBlock:
-      out += ", block=" + std::to_string(block);
-      break;
-    default:
-      break;
+  if (Reads(op, kCoin)) out += ", coin=" + std::to_string(coin) + " " + CoinTable()[coin % kTableSize].ToString();
+  if (Reads(op, kOutpoint)) {
+    out += ", outpoint=" + std::to_string(outpoint) + " " + OutpointTable()[outpoint % kTableSize].ToString();
   }
+  if (Reads(op, kBlock)) out += ", block=" + std::to_string(block);
   return out + ")";
 }
 

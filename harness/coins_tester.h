@@ -33,33 +33,41 @@
 #include "check.h"
 #include "coins_model.h"
 #include "coins_tables.h"
+#include "op_list.h"
 #include "seam/coins_cache.h"
 
 namespace harness {
 
-enum class CoinsOp : uint8_t {
-  kGet = 0,            // GetCoin
-  kHave = 1,           // HaveCoin
-  kHaveInCache = 2,    // HaveCoinInCache
-  kAccess = 3,         // AccessCoin
-  kAdd = 4,            // AddCoin(possible_overwrite = false)
-  kAddOverwrite = 5,   // AddCoin(possible_overwrite = true)
-  kSpend = 6,          // SpendCoin
-  kSpendMoveOut = 7,   // SpendCoin with a moveout coin
-  kUncache = 8,        // Uncache
-  kPush = 9,           // a new cache on top
-  kPop = 10,           // destroy the top cache without flushing (its changes are dropped)
-  kFlush = 11,         // Flush the top cache into its parent
-  kSync = 12,          // Sync the top cache into its parent
-  kUsage = 13,         // usage, size and dirty count of every level against the model
-  kSetBestBlock = 14,  // SetBestBlock on the top cache
-  kPeek = 15,          // PeekCoin
-  kReset = 16,         // Reset the top cache: everything discarded, no best block of its own
-};
-inline constexpr uint8_t kCoinsOpCount = 17;
-const char* ToString(CoinsOp op);
+// X(enumerator, id, name, args): args are the step fields the operation reads besides `level`, printed by
+// CoinsStep::ToString; the decoder reads a coin or block byte only for the operations that read one.
+#define HARNESS_COINS_OPS(X)                                                                                           \
+  X(kGet, 0, "Get", kOutpoint)                           /* GetCoin */                                                 \
+  X(kHave, 1, "Have", kOutpoint)                         /* HaveCoin */                                                \
+  X(kHaveInCache, 2, "HaveInCache", kOutpoint)           /* HaveCoinInCache */                                         \
+  X(kAccess, 3, "Access", kOutpoint)                     /* AccessCoin */                                              \
+  X(kAdd, 4, "Add", kOutpoint | kCoin)                   /* AddCoin(possible_overwrite = false) */                     \
+  X(kAddOverwrite, 5, "AddOverwrite", kOutpoint | kCoin) /* AddCoin(possible_overwrite = true) */                      \
+  X(kSpend, 6, "Spend", kOutpoint)                       /* SpendCoin */                                               \
+  X(kSpendMoveOut, 7, "SpendMoveOut", kOutpoint)         /* SpendCoin with a moveout coin */                           \
+  X(kUncache, 8, "Uncache", kOutpoint)                   /* Uncache */                                                 \
+  X(kPush, 9, "Push", 0)                                 /* a new cache on top */                                      \
+  X(kPop, 10, "Pop", 0)                                  /* destroy the top cache unflushed (changes dropped) */       \
+  X(kFlush, 11, "Flush", 0)                              /* Flush the top cache into its parent */                     \
+  X(kSync, 12, "Sync", 0)                                /* Sync the top cache into its parent */                      \
+  X(kUsage, 13, "Usage", 0)                              /* every level's usage, size, dirty count vs the model */     \
+  X(kSetBestBlock, 14, "SetBestBlock", kBlock)           /* SetBestBlock on the top cache */                           \
+  X(kPeek, 15, "Peek", kOutpoint)                        /* PeekCoin */                                                \
+  X(kReset, 16, "Reset", 0)                              /* Reset the top cache: all dropped, no own best block */     \
+  /* new values go above this line, with the next id */
+
+HARNESS_OP_ENUM(CoinsOp, kCoinsOpCount, HARNESS_COINS_OPS)
 
 struct CoinsStep {
+  enum Arg : uint8_t { kOutpoint = 1, kCoin = 2, kBlock = 4 };
+  static constexpr uint8_t kArgs[] = HARNESS_OP_COLUMN(HARNESS_COINS_OPS);
+  // Whether `op` reads any of `args`.
+  static constexpr bool Reads(CoinsOp op, uint8_t args) { return (OpColumn(kArgs, op) & args) != 0; }
+
   CoinsOp op{};
   uint8_t outpoint = 0;  // index into OutpointTable()
   uint8_t coin = 0;      // index into CoinTable()

@@ -46,28 +46,6 @@ FileIoTester::Scratch& FileIoTester::SharedScratch() {
   return scratch;
 }
 
-const char* ToString(FileOp op) {
-  switch (op) {
-    case FileOp::kWrite: return "Write";
-    case FileOp::kWriteConsume: return "WriteConsume";
-    case FileOp::kBufferedWrite: return "BufferedWrite";
-    case FileOp::kFlush: return "Flush";
-    case FileOp::kDropWriter: return "DropWriter";
-    case FileOp::kSeekSet: return "SeekSet";
-    case FileOp::kSeekCur: return "SeekCur";
-    case FileOp::kSeekEnd: return "SeekEnd";
-    case FileOp::kSeekBeforeStart: return "SeekBeforeStart";
-    case FileOp::kRead: return "Read";
-    case FileOp::kIgnore: return "Ignore";
-    case FileOp::kReopen: return "Reopen";
-    case FileOp::kReaderOpen: return "ReaderOpen";
-    case FileOp::kReaderRead: return "ReaderRead";
-    case FileOp::kReaderClose: return "ReaderClose";
-    case FileOp::kUnknownPosition: return "UnknownPosition";
-  }
-  return "Unknown";
-}
-
 std::string FileStep::ToString() const {
   return std::string(harness::ToString(op)) + "(len=" + std::to_string(len) + ", target=" + std::to_string(target) +
          ", mech=" + std::to_string(mech) + ", seed=" + std::to_string(seed) + ")";

@@ -14,7 +14,7 @@
 // so that the destructor's flush is what is tested.
 // Not modelled: failing writes (the unit tests inject ENOSPC and file-size limits), Size().
 //
-// Operations (stable IDs; add new ones at the end): see FileOp.
+// Operations: HARNESS_FILE_OPS (stable IDs; new ones go at the end).
 #pragma once
 
 #include <array>
@@ -24,31 +24,37 @@
 
 #include "check.h"
 #include "file_model.h"
+#include "op_list.h"
 #include "seam/file_io.h"
 #include "seam/obfuscation.h"
 
 namespace harness {
 
-enum class FileOp : uint8_t {
-  kWrite = 0,            // seam::AutoFile::Write(len bytes)
-  kWriteConsume = 1,     // seam::AutoFile::WriteConsume(len bytes)
-  kBufferedWrite = 2,    // seam::BufferedWriter::Write(len bytes); makes a writer (buffer size from `mech`) if none
-  kFlush = 3,            // seam::BufferedWriter::Flush and seam::AutoFile::Flush, then disk == model
-  kDropWriter = 4,       // destroy the writer (its destructor flushes), then disk == model
-  kSeekSet = 5,          // Seek(target, SEEK_SET)
-  kSeekCur = 6,          // Seek(target - position, SEEK_CUR)
-  kSeekEnd = 7,          // Seek(target - size, SEEK_END)
-  kSeekBeforeStart = 8,  // Seek to before offset 0 (SEEK_CUR or SEEK_SET by `mech`): throws, position kept
-  kRead = 9,             // seam::AutoFile::Read(len)
-  kIgnore = 10,          // seam::AutoFile::Ignore(len)
-  kReopen = 11,          // Close(), then a new FILE* on the file at `target`, position from ftell
-  kReaderOpen = 12,      // move the file into a seam::BufferedReader (buffer size from `mech`)
-  kReaderRead = 13,      // seam::BufferedReader::Read(len)
-  kReaderClose = 14,     // destroy the reader, reopen the file at the reader's position
-  kUnknownPosition = 15, // a stream without seek (ftell fails): position unknown; obfuscated write throws
-};
-inline constexpr uint8_t kFileOpCount = 16;
-const char* ToString(FileOp op);
+// X(enumerator, id, name).
+#define HARNESS_FILE_OPS(X)                                                                                            \
+  X(kWrite, 0, "Write")                      /* seam::AutoFile::Write(len bytes) */                                    \
+  X(kWriteConsume, 1, "WriteConsume")        /* seam::AutoFile::WriteConsume(len bytes) */                             \
+  /* BufferedWriter::Write(len bytes); makes a writer (buffer from `mech`) if none */                                  \
+  X(kBufferedWrite, 2, "BufferedWrite")                                                                                \
+  /* seam::BufferedWriter::Flush and seam::AutoFile::Flush, then disk == model */                                      \
+  X(kFlush, 3, "Flush")                                                                                                \
+  X(kDropWriter, 4, "DropWriter")            /* destroy the writer (its destructor flushes), then disk == model */     \
+  X(kSeekSet, 5, "SeekSet")                  /* Seek(target, SEEK_SET) */                                              \
+  X(kSeekCur, 6, "SeekCur")                  /* Seek(target - position, SEEK_CUR) */                                   \
+  X(kSeekEnd, 7, "SeekEnd")                  /* Seek(target - size, SEEK_END) */                                       \
+  /* to before offset 0 (SEEK_CUR or SEEK_SET by `mech`): throws, position kept */                                     \
+  X(kSeekBeforeStart, 8, "SeekBeforeStart")                                                                            \
+  X(kRead, 9, "Read")                        /* seam::AutoFile::Read(len) */                                           \
+  X(kIgnore, 10, "Ignore")                   /* seam::AutoFile::Ignore(len) */                                         \
+  /* Close(), then a new FILE* on the file at `target`, position from ftell */                                         \
+  X(kReopen, 11, "Reopen")                                                                                             \
+  X(kReaderOpen, 12, "ReaderOpen")           /* move the file into a seam::BufferedReader (buffer size from `mech`) */ \
+  X(kReaderRead, 13, "ReaderRead")           /* seam::BufferedReader::Read(len) */                                     \
+  X(kReaderClose, 14, "ReaderClose")         /* destroy the reader, reopen the file at the reader's position */        \
+  X(kUnknownPosition, 15, "UnknownPosition") /* a stream without seek (ftell fails): obfuscated write throws */        \
+  /* new values go above this line, with the next id */
+
+HARNESS_OP_ENUM(FileOp, kFileOpCount, HARNESS_FILE_OPS)
 
 struct FileStep {
   FileOp op{};

@@ -46,44 +46,16 @@ std::string Describe(const std::vector<TxShape>& txs) {
 
 }  // namespace
 
-const char* ToString(OverlayOp op) {
-  switch (op) {
-#define HARNESS_OVERLAY_OP_NAME(name, id, what) \
-  case OverlayOp::name: return &#name[1];
-    HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_OP_NAME)
-#undef HARNESS_OVERLAY_OP_NAME
-  }
-  return "unknown";
-}
-
 std::string OverlayStep::ToString() const {
-  std::string out = std::string(harness::ToString(op)) + "(";
-  switch (op) {
-    case OverlayOp::kFund:
-      out += "f" + std::to_string(arg % OverlayTester::kFunding) + ", coin=" + std::to_string(coin) +
-             (overwrite ? ", possible_overwrite" : "");
-      break;
-    case OverlayOp::kTipSpend:
-      out += "f" + std::to_string(arg % OverlayTester::kFunding);
-      break;
-    case OverlayOp::kTipWrite:
-      out += arg & 1 ? "flush" : "sync";
-      break;
-    case OverlayOp::kBlock:
-      out += Describe(txs);
-      break;
-    case OverlayOp::kLookAhead:
-    case OverlayOp::kLookup:
-    case OverlayOp::kPeek:
-      out += std::to_string(arg);
-      break;
-    case OverlayOp::kEnd:
-      out += arg & 1 ? "the fetching overlay writes" : "the overlay without threads writes";
-      break;
-    default:
-      break;
-  }
-  return out + ")";
+  std::string args;
+  const auto add = [&args](const std::string& arg) { args += (args.empty() ? "" : ", ") + arg; };
+  if (Reads(op, kFunding)) add("f" + std::to_string(arg % OverlayTester::kFunding));
+  if (Reads(op, kCoin)) add("coin=" + std::to_string(coin) + (overwrite ? ", possible_overwrite" : ""));
+  if (Reads(op, kFlushOrSync)) add(arg & 1 ? "flush" : "sync");
+  if (Reads(op, kTxs)) add(Describe(txs));
+  if (Reads(op, kIndex)) add(std::to_string(arg));
+  if (Reads(op, kWriter)) add(arg & 1 ? "the fetching overlay writes" : "the overlay without threads writes");
+  return std::string(harness::ToString(op)) + "(" + args + ")";
 }
 
 OverlayTester::OverlayTester(int workers)

@@ -34,35 +34,31 @@
 
 #include "check.h"
 #include "coins_model.h"
+#include "op_list.h"
 #include "seam/coins_cache.h"
 
 namespace harness {
 
-// X(name, id, what): op codes are stable (append only).
-#define HARNESS_OVERLAY_OPS(X)                                                                           \
-  X(kFund, 0, "the tip adds a funding coin (between blocks)")                                            \
-  X(kTipSpend, 1, "the tip spends a funding outpoint (between blocks)")                                  \
-  X(kTipWrite, 2, "the tip flushes or syncs into the base (between blocks)")                             \
-  X(kBlock, 3, "a new block: StartFetching on both overlays")                                            \
-  X(kConnect, 4, "the block's next transaction, connected as ConnectBlock does")                         \
-  X(kLookAhead, 5, "AccessCoin of a later transaction's input: out of block order")                      \
-  X(kLookup, 6, "HaveCoin of any outpoint the input has named")                                          \
-  X(kPeek, 7, "PeekCoin of any outpoint the input has named")                                            \
-  X(kBip30, 8, "HaveCoin of every output of the block: a block recreating an unspent coin is invalid")   \
-  X(kEnd, 9, "the rest of the block, then Flush and Reset if valid, Reset if not")                       \
-  X(kAbandon, 10, "Reset in the middle of a block")                                                      \
-  X(kSync, 11, "the fetching overlay syncs into the tip in the middle of a block; the other sits it out")
+// X(enumerator, id, name, args): args say which of the step's fields the operation reads and how
+// OverlayStep::ToString shows them; the decoder reads only those.
+#define HARNESS_OVERLAY_OPS(X)                                                                                         \
+  X(kFund, 0, "Fund", kFunding | kCoin)     /* the tip adds a funding coin (between blocks) */                         \
+  X(kTipSpend, 1, "TipSpend", kFunding)     /* the tip spends a funding outpoint (between blocks) */                   \
+  X(kTipWrite, 2, "TipWrite", kFlushOrSync) /* the tip flushes or syncs into the base (between blocks) */              \
+  X(kBlock, 3, "Block", kTxs)               /* a new block: StartFetching on both overlays */                          \
+  X(kConnect, 4, "Connect", 0)              /* the block's next transaction, connected as ConnectBlock does */         \
+  X(kLookAhead, 5, "LookAhead", kIndex)     /* AccessCoin of a later transaction's input: out of block order */        \
+  X(kLookup, 6, "Lookup", kIndex)           /* HaveCoin of any outpoint the input has named */                         \
+  X(kPeek, 7, "Peek", kIndex)               /* PeekCoin of any outpoint the input has named */                         \
+  /* HaveCoin of every output of the block: a block recreating an unspent coin is invalid */                           \
+  X(kBip30, 8, "Bip30", 0)                                                                                             \
+  X(kEnd, 9, "End", kWriter)                /* the rest of the block, then Flush and Reset if valid, Reset if not */   \
+  X(kAbandon, 10, "Abandon", 0)             /* Reset in the middle of a block */                                       \
+  /* the fetching overlay syncs into the tip in the middle of a block; the other sits it out */                        \
+  X(kSync, 11, "Sync", 0)                                                                                              \
+  /* new values go above this line, with the next id */
 
-enum class OverlayOp : uint8_t {
-#define HARNESS_OVERLAY_OP_ENUM(name, id, what) name = id,
-  HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_OP_ENUM)
-#undef HARNESS_OVERLAY_OP_ENUM
-};
-inline constexpr uint8_t kOverlayOpCount = 0
-#define HARNESS_OVERLAY_OP_COUNT(name, id, what) +1
-    HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_OP_COUNT);
-#undef HARNESS_OVERLAY_OP_COUNT
-const char* ToString(OverlayOp op);
+HARNESS_OP_ENUM(OverlayOp, kOverlayOpCount, HARNESS_OVERLAY_OPS)
 
 // One transaction of a block, as the input chooses it.
 struct TxShape {
@@ -76,6 +72,13 @@ struct TxShape {
 };
 
 struct OverlayStep {
+  // `arg` as a funding outpoint, flush (1) or sync (0), an index, or which overlay writes; `coin` and
+  // `overwrite`; `txs`.
+  enum Arg : uint8_t { kFunding = 1, kFlushOrSync = 2, kIndex = 4, kWriter = 8, kCoin = 16, kTxs = 32 };
+  static constexpr uint8_t kArgs[] = HARNESS_OP_COLUMN(HARNESS_OVERLAY_OPS);
+  // Whether `op` reads any of `args`.
+  static constexpr bool Reads(OverlayOp op, uint8_t args) { return (OpColumn(kArgs, op) & args) != 0; }
+
   OverlayOp op{};
   // kFund, kTipSpend: the funding outpoint (mod kFunding); kLookup, kPeek: an outpoint the input has named
   // (mod their number); kLookAhead: an input of the transactions not yet connected (mod their number);

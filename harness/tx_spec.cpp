@@ -176,26 +176,6 @@ const std::array<OutPoint, kPoolSize>& OutpointPool() {
   return pool;
 }
 
-const char* ToString(InputFill fill) {
-  switch (fill) {
-    case InputFill::kPool: return "pool";
-    case InputFill::kDistinct: return "distinct";
-    case InputFill::kFamilies: return "families";
-    case InputFill::kZeroRun: return "zero-run";
-  }
-  return "unknown";
-}
-
-const char* ToString(WitnessShape shape) {
-  switch (shape) {
-    case WitnessShape::kNone: return "none";
-    case WitnessShape::kSpends: return "spends";
-    case WitnessShape::kOneEmptyItem: return "one-empty-item";
-    case WitnessShape::kReservedValue: return "reserved-value";
-  }
-  return "unknown";
-}
-
 std::string TxSpec::ToString() const {
   std::string out = "Tx(inputs=" + std::to_string(inputs) + ", fill=" + harness::ToString(fill);
   if (fill == InputFill::kPool) {
@@ -204,7 +184,7 @@ std::string TxSpec::ToString() const {
     out += ", seed=" + std::to_string(seed) + ", width=" + std::to_string(width) + ", edits=[";
     for (size_t i = 0; i < edit_count && i < kMaxEdits; ++i) {
       const InputEdit& e = edits[i];
-      out += (i ? " " : "") + std::to_string(e.at) + (e.kind == EditKind::kPool ? "=pool" : "=input") +
+      out += (i ? " " : "") + std::to_string(e.at) + "=" + harness::ToString(e.kind) +
              std::to_string(e.from);
     }
     out += "]";

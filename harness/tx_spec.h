@@ -19,6 +19,7 @@
 #include <string>
 
 #include "check.h"
+#include "op_list.h"
 #include "seam/types.h"
 
 namespace harness {
@@ -28,19 +29,23 @@ const std::array<OutPoint, kPoolSize>& OutpointPool();
 // Pool entry 0 is the null prevout (the coinbase's).
 inline constexpr uint8_t kPoolNull = 0;
 
-// Stable IDs (append only).
-enum class InputFill : uint8_t {
-  kPool = 0,      // input i is pool[picks[i]]; only for up to TxSpec::kMaxPicks inputs
-  kDistinct = 1,  // input i has its own hash (derived from seed and i), index i % 3
-  kFamilies = 2,  // inputs in families of `width` sharing one hash, with indexes 0 .. width-1
-  kZeroRun = 3,   // input i is the zero hash with index i (seed odd) or 0xfffffffe - i (seed even)
-};
-const char* ToString(InputFill fill);
+// Stable IDs (append only). X(enumerator, id, name).
+#define HARNESS_INPUT_FILLS(X)                                                                                         \
+  X(kPool, 0, "pool")         /* input i is pool[picks[i]]; only for up to TxSpec::kMaxPicks inputs */                 \
+  X(kDistinct, 1, "distinct") /* input i has its own hash (derived from seed and i), index i % 3 */                    \
+  X(kFamilies, 2, "families") /* inputs in families of `width` sharing one hash, with indexes 0 .. width-1 */          \
+  X(kZeroRun, 3, "zero-run")  /* input i is the zero hash with index i (seed odd) or 0xfffffffe - i (seed even) */     \
+  /* new values go above this line, with the next id */
 
-enum class EditKind : uint8_t {
-  kPool = 0,  // inputs[at % n] = pool[from % kPoolSize]
-  kCopy = 1,  // inputs[at % n] = inputs[from % n] (as edited so far)
-};
+HARNESS_OP_ENUM(InputFill, kInputFillCount, HARNESS_INPUT_FILLS)
+
+// Named after where the new prevout comes from.
+#define HARNESS_EDIT_KINDS(X)                                                                                          \
+  X(kPool, 0, "pool")  /* inputs[at % n] = pool[from % kPoolSize] */                                                   \
+  X(kCopy, 1, "input") /* inputs[at % n] = inputs[from % n] (as edited so far) */                                      \
+  /* new values go above this line, with the next id */
+
+HARNESS_OP_ENUM(EditKind, kEditKindCount, HARNESS_EDIT_KINDS)
 
 struct InputEdit {
   EditKind kind = EditKind::kPool;
@@ -48,14 +53,17 @@ struct InputEdit {
   uint16_t from = 0;
 };
 
-enum class WitnessShape : uint8_t {
-  kNone = 0,
-  kSpends = 1,          // the first (up to 2) inputs carry [72-byte signature, 33-byte key], as P2WPKH
-  kOneEmptyItem = 2,    // input 0 carries a stack of one empty item (a witness, though an empty one)
-  kReservedValue = 3,   // the last input carries one 32-byte zero item (a coinbase's witness reserved value)
-};
-inline constexpr uint8_t kWitnessShapeCount = 4;
-const char* ToString(WitnessShape shape);
+#define HARNESS_WITNESS_SHAPES(X)                                                                                      \
+  X(kNone, 0, "none")                                                                                                  \
+  /* the first (up to 2) inputs carry [72-byte signature, 33-byte key], as P2WPKH */                                   \
+  X(kSpends, 1, "spends")                                                                                              \
+  /* input 0 carries a stack of one empty item (a witness, though an empty one) */                                     \
+  X(kOneEmptyItem, 2, "one-empty-item")                                                                                \
+  /* the last input carries one 32-byte zero item (a coinbase's witness reserved value) */                             \
+  X(kReservedValue, 3, "reserved-value")                                                                               \
+  /* new values go above this line, with the next id */
+
+HARNESS_OP_ENUM(WitnessShape, kWitnessShapeCount, HARNESS_WITNESS_SHAPES)
 
 struct TxSpec {
   // Pool picks are spent on up to this many inputs; longer lists use a fill plus edits.
@@ -137,13 +145,13 @@ HARNESS_NO_FUZZ_COVERAGE TxSpec DrawTxSpec(Source& src, uint16_t max_inputs) {
     s.fill = InputFill::kPool;
     for (size_t i = 0; i < s.inputs; ++i) s.picks[i] = static_cast<uint8_t>(src.Range(0, kPoolSize - 1));
   } else {
-    s.fill = static_cast<InputFill>(src.Range(1, 3));
+    s.fill = static_cast<InputFill>(src.Range(1, kInputFillCount - 1));  // every fill but kPool
     s.seed = static_cast<uint8_t>(src.Range(0, 3));
     s.width = static_cast<uint8_t>(src.Range(2, 8));
     s.edit_count = static_cast<uint8_t>(src.Range(0, TxSpec::kMaxEdits));
     for (size_t i = 0; i < s.edit_count; ++i) {
       InputEdit& e = s.edits[i];
-      e.kind = static_cast<EditKind>(src.Range(0, 1));
+      e.kind = static_cast<EditKind>(src.Range(0, kEditKindCount - 1));
       e.at = static_cast<uint16_t>(src.Range(0, s.inputs - 1));
       e.from = static_cast<uint16_t>(src.Range(0, e.kind == EditKind::kPool ? kPoolSize - 1 : s.inputs - 1));
     }
