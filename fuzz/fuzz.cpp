@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "check.h"
+
 // Per-target binaries (OSS-Fuzz) define this to the target they run when FUZZ is unset; elsewhere it stays
 // undefined and its address null. A weak declaration, not a weak definition: clang 14 (AFL++'s compiler)
 // emits a weak constant as weak_odr and folds its nullptr into every reader, whatever the linker picks.
@@ -135,6 +137,7 @@ TargetFn SelectTarget() {
     PrintKnown();
     std::exit(2);
   }
+  harness::SetCheckContext(name);
   return it->second;
 }
 
@@ -153,7 +156,7 @@ void TargetInfo::AddBytes(std::string_view name, std::span<const uint8_t> bytes)
 }
 
 void TargetInfo::AddEnumValue(std::string_view prefix, uint8_t value, std::string_view name) {
-  if (name == "unknown" || name == "Unknown") {
+  if (name == "unknown") {
     InfoError(g_info_target,
               std::string(prefix) + " value " + std::to_string(value) + " has no name: is its count stale?");
   }

@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -11,6 +12,21 @@ namespace {
 // tester (and so the fuzz input) that registered it.
 thread_local const TraceSource* g_trace = nullptr;
 FailureMode g_mode = FailureMode::kAbort;
+std::string g_context;
+
+// `file`, a __FILE__ (absolute, or relative to the build directory where ccache's CCACHE_BASEDIR rewrote it),
+// from the repository root: from the last folder in it named like a top-level source folder of the
+// repository, or `file` itself when none is. The last, so that a checkout under e.g. ~/src/ still gives
+// harness/...; it is right as long as no such folder holds a folder of one of these names.
+std::string_view RepositoryPath(std::string_view file) {
+  const std::string slashed = "/" + std::string(file);
+  size_t from = 0;
+  for (const char* folder : {"/harness/", "/fuzz/", "/unit/", "/src/", "/seam/", "/core/", "/tools/", "/bench/"}) {
+    const size_t at = slashed.rfind(folder);
+    if (at != std::string::npos) from = std::max(from, at);  // `at` in `slashed` is the folder's name in `file`
+  }
+  return file.substr(from);
+}
 
 }  // namespace
 
@@ -19,9 +35,15 @@ ScopedTrace::~ScopedTrace() { g_trace = previous_; }
 
 void SetFailureMode(FailureMode mode) { g_mode = mode; }
 
+void SetCheckContext(std::string_view name) { g_context = name; }
+
 void Fail(const char* file, int line, const char* condition, const std::string& message) {
+  const std::string_view path = RepositoryPath(file);
+  const std::string op = g_trace != nullptr ? g_trace->LastOpName() : "";
   std::ostringstream report;
-  report << "HARNESS_CHECK failed at " << file << ":" << line << ": " << condition << "\n";
+  report << "signature: " << (g_context.empty() ? "-" : g_context) << ":" << (op.empty() ? "-" : op) << ":" << path
+         << ":" << line << "\n";
+  report << "HARNESS_CHECK failed at " << path << ":" << line << ": " << condition << "\n";
   if (!message.empty()) report << "  " << message << "\n";
   if (g_trace != nullptr) {
     report << "operation trace:\n";

@@ -1,15 +1,25 @@
 // HARNESS_CHECK: the one assertion of the suite, for both tiers (subject vs reference, and the subject's
-// structural invariants). On failure it prints the condition, a message, and the readable trace of the
-// operations applied so far, then aborts (fuzzing) or throws CheckFailure (unit tests, see SetFailureMode).
+// structural invariants). On failure it prints a one-line signature, the condition, a message, and the
+// readable trace of the operations applied so far, then aborts (fuzzing) or throws CheckFailure (unit tests,
+// see SetFailureMode).
+//
+// The report's first line is
+//   signature: <target>:<op>:<file>:<line>
+// the fuzz target or unit suite being run (SetCheckContext; "-" if unset), the name of the last operation
+// logged in the current trace ("-" if none), and the check's source file from the repository root and line.
+// It holds no values, so every input that fails the same check in the same operation gives the same line:
+// tools/corpus triage groups crashes by it, and ClusterFuzzLite can deduplicate on it.
 //
 // The trace costs nothing until a check fails: testers log operations as values in an OpLog, and the log
 // is rendered with each operation's ToString() only when printing a failure.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // Marks oracle code (comparisons of subject with reference, reference bookkeeping) as uninteresting to
@@ -36,6 +46,8 @@ class TraceSource {
  public:
   virtual ~TraceSource() = default;
   virtual void Render(std::ostream& out) const = 0;
+  // The name of the operation applied last, the one a failing check is in; empty when there is none.
+  virtual std::string LastOpName() const = 0;
 };
 
 // Registers `source` as the trace printed by failing checks for its lifetime (innermost wins).
@@ -50,8 +62,9 @@ class ScopedTrace {
   const TraceSource* previous_;
 };
 
-// Operations (any type with `std::string ToString() const`) in the order they were applied; registered as
-// the current trace while it lives.
+// Operations (any type with `std::string ToString() const`, which starts with the operation's name and then
+// its arguments: `Spend(outpoint=42)`) in the order they were applied; registered as the current trace while
+// it lives. Log an operation before applying it, so that a check failing inside it names it.
 template <typename Op>
 class OpLog : public TraceSource {
  public:
@@ -66,6 +79,13 @@ class OpLog : public TraceSource {
     const size_t first = ops_.size() > kMaxLines ? ops_.size() - kMaxLines : 0;
     if (first > 0) out << "  ... " << first << " earlier steps omitted\n";
     for (size_t i = first; i < ops_.size(); ++i) out << "  step " << i << ": " << ops_[i].ToString() << "\n";
+  }
+  // The last operation's ToString() up to its arguments: up to the first '(' (or blank, so no value slips in).
+  std::string LastOpName() const override {
+    if (ops_.empty()) return {};
+    std::string text = ops_.back().ToString();
+    text.resize(std::min(text.size(), text.find_first_of("( \t\n")));
+    return text;
   }
 
  private:
@@ -82,6 +102,10 @@ class CheckFailure : public std::runtime_error {
 enum class FailureMode { kAbort, kThrow };
 // Process-wide configuration, set once by a test main; fuzz targets keep the default kAbort.
 void SetFailureMode(FailureMode mode);
+
+// Names what is being run, the <target> of the signature line: the fuzz driver sets the selected target's
+// name, the unit test main the running test's suite. Process-wide; empty or never set prints "-".
+void SetCheckContext(std::string_view name);
 
 [[noreturn]] void Fail(const char* file, int line, const char* condition, const std::string& message);
 

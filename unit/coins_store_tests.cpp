@@ -29,8 +29,9 @@
 #include "store/encoding.h"
 #endif
 #include "store_fixture.h"
-#include "store_model.h"
-#include "store_tester.h"
+#include "coins_store_model.h"
+#include "coins_store_tester.h"
+#include "test_util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SUITE_LEAK_CHECKS 1
@@ -59,6 +60,7 @@ std::string VarInt(uint64_t n) {
 #endif
 
 using harness::KvMap;
+using unit::TempDir;
 using store_fixture::BlockA;
 using store_fixture::BlockB;
 
@@ -87,19 +89,6 @@ struct MemDisk {
     BOOST_REQUIRE(db->Put(leveldb::WriteOptions(), key, raw).ok());
     delete db;
   }
-};
-
-// A real directory, removed afterwards.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    // mkdtemp's template: six X's to replace.
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/coins_store_test." + std::string(6, 'X');
-    BOOST_REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
 };
 
 KvMap PlainOldState() {
@@ -328,7 +317,7 @@ BOOST_AUTO_TEST_CASE(corrupt_records_are_clean_errors) {
   BOOST_CHECK_THROW(DecodeCoin(Span(good + Bytes({0x00}))), seam::StoreCorruption);  // a trailing byte
   for (size_t n = 0; n < good.size(); ++n) BOOST_CHECK_THROW(DecodeCoin(Span(good.substr(0, n))), seam::StoreCorruption);
   // A height code past 32 bits; an amount past MAX_MONEY; a script longer than the record; the form for
-  // uncompressed keys cut short (store_encoding_tests has the rest of ids 4 and 5).
+  // uncompressed keys cut short (coins_store_encoding_tests has the rest of ids 4 and 5).
   BOOST_CHECK_THROW(DecodeCoin(Span(VarInt(uint64_t{1} << 32) + Bytes({0x00, 0x06}))), seam::StoreCorruption);
   BOOST_CHECK_THROW(DecodeCoin(Span(Bytes({0x00}) + VarInt(harness::RefCompressAmount(kMaxMoney + 1)) + Bytes({0x06}))),
                     seam::StoreCorruption);
@@ -503,7 +492,7 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
       TempDir dir;
       {
         seam::CoinsStore::Options options;
-        options.path = dir.path;
+        options.path = dir.path();
         WriteOldState(*std::make_unique<seam::CoinsStore>(options));
       }
       // unit/CMakeLists.txt builds the child beside this executable. Found at run time rather than compiled
@@ -513,7 +502,7 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
       BOOST_REQUIRE(pid >= 0);
       if (pid == 0) {
         const std::string arg = std::to_string(k);
-        execl(child.c_str(), child.c_str(), dir.path.c_str(), arg.c_str(), static_cast<char*>(nullptr));
+        execl(child.c_str(), child.c_str(), dir.path().c_str(), arg.c_str(), static_cast<char*>(nullptr));
         _exit(127);
       }
       int status = 0;
@@ -521,7 +510,7 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
       BOOST_TEST_REQUIRE(WIFEXITED(status));
       BOOST_TEST_REQUIRE(WEXITSTATUS(status) == 0, "the child ended with " << WEXITSTATUS(status));
       seam::CoinsStore::Options options;
-      options.path = dir.path;
+      options.path = dir.path();
       seam::CoinsStore store(options);
       BOOST_TEST(store.IsMidFlush());
       BOOST_TEST((store.GetHeadBlocks() == std::pair(BlockB(), BlockA())));
@@ -626,10 +615,10 @@ BOOST_AUTO_TEST_CASE(random_simulation) {
       if (run % 3 != 0) {
         for (auto& b : key) b = static_cast<uint8_t>(rng.Next());
       }
-      harness::StoreTester tester(key);
+      harness::CoinsStoreTester tester(key);
       for (int i = 0; i < 120; ++i) {
-        harness::StoreStep step;
-        step.op = static_cast<harness::StoreOp>(rng.Below(harness::kStoreOpCount));
+        harness::CoinsStoreStep step;
+        step.op = static_cast<harness::CoinsStoreOp>(rng.Below(harness::kCoinsStoreOpCount));
         step.outpoint = static_cast<uint8_t>(rng.Below(24));
         step.coin = static_cast<uint8_t>(rng.Next());
         step.block = static_cast<uint8_t>(rng.Below(4));

@@ -1,5 +1,5 @@
-// The harness itself: a failing HARNESS_CHECK reports the condition, the message and the readable
-// operation trace; operations render stably; seeds are reproducible and validated.
+// The harness itself: a failing HARNESS_CHECK reports a stable signature line, the condition, the message and
+// the readable operation trace; operations render stably; seeds are reproducible and validated.
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
@@ -47,6 +47,47 @@ BOOST_AUTO_TEST_CASE(failure_prints_condition_message_and_trace) {
   BOOST_TEST(text.find("step 1: PopBack(side=1)") != std::string::npos, text);
 }
 
+// The report's first line is `signature: <target>:<op>:<file>:<line>`, free of values: the same for every
+// failing value at one check in one operation.
+BOOST_AUTO_TEST_CASE(failure_starts_with_a_stable_signature) {
+  harness::OpLog<harness::PrevectorStep> log;
+  harness::PrevectorStep step;
+  step.op = harness::PrevectorOp::kInsert;
+  step.pos = 3;
+  log.Add(step);
+  int line = 0;
+  const auto fail_with = [&](int value) {
+    step.value = static_cast<uint32_t>(value);
+    log.Add(step);  // the same operation with other arguments
+    return FailureText([&] { line = __LINE__; HARNESS_CHECK_EQ(value, 3, "value ", value); });
+  };
+  const std::string one = fail_with(1), two = fail_with(2);
+  // The suite is the target in unit tests (unit/main.cpp).
+  const std::string want = "signature: harness_tests:Insert:unit/harness_tests.cpp:" + std::to_string(line) + "\n";
+  BOOST_TEST(one.substr(0, want.size()) == want, one);
+  BOOST_TEST(two.substr(0, want.size()) == want, two);
+  BOOST_TEST(one != two);  // the values are in the rest of the report
+  const std::string then = "HARNESS_CHECK failed at unit/harness_tests.cpp:" + std::to_string(line) + ": value == 3\n";
+  BOOST_TEST(two.find(then) == want.size(), two);  // then the report as before
+
+  // The op is the last one logged; the target is what the fuzz driver names.
+  step.op = harness::PrevectorOp::kPopBack;
+  log.Add(step);
+  harness::SetCheckContext("prevector_sim");
+  const std::string absolute = FailureText([] { harness::Fail("/home/me/src/utxo/harness/tester.cpp", 42, "c", ""); });
+  BOOST_TEST(absolute.starts_with("signature: prevector_sim:PopBack:harness/tester.cpp:42\n"), absolute);
+  harness::SetCheckContext("");
+  const std::string relative = FailureText([] { harness::Fail("../../fuzz/fuzz.cpp", 7, "c", ""); });
+  BOOST_TEST(relative.starts_with("signature: -:PopBack:fuzz/fuzz.cpp:7\n"), relative);
+}
+
+// Without a trace, and for a file in no folder of the repository, the signature still has its four fields.
+BOOST_AUTO_TEST_CASE(signature_without_trace) {
+  const std::string text = FailureText([] { harness::Fail("check.cpp", 9, "c", "a message"); });
+  BOOST_TEST(text.starts_with("signature: harness_tests:-:check.cpp:9\n"), text);
+  BOOST_TEST(text.find("a message") != std::string::npos, text);
+}
+
 BOOST_AUTO_TEST_CASE(passing_check_is_silent_and_trace_scope_ends) {
   BOOST_TEST(FailureText([] { HARNESS_CHECK(1 + 1 == 2, "never printed"); }).empty());
   {
@@ -60,8 +101,9 @@ BOOST_AUTO_TEST_CASE(passing_check_is_silent_and_trace_scope_ends) {
 
 BOOST_AUTO_TEST_CASE(every_prevector_op_has_a_name) {
   for (uint8_t id = 0; id < harness::kPrevectorOpCount; ++id) {
-    BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(id))) != "Unknown", "op id " << int{id});
+    BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(id))) != "unknown", "op id " << int{id});
   }
+  BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(harness::kPrevectorOpCount))) == "unknown");
   harness::PrevectorStep s;
   s.op = harness::PrevectorOp::kInsertSelfRange;
   s.pos = 1;

@@ -1,14 +1,33 @@
 // The Boost.Test module. HARNESS_CHECK throws here instead of aborting, so one failing property reports
-// its operation trace and the remaining tests still run.
+// its operation trace and the remaining tests still run; its signature line names the running test's suite.
 #define BOOST_TEST_MODULE utxo_fuzz_suite
 #include <boost/test/unit_test.hpp>
 
 #include "check.h"
 
 namespace {
-struct ThrowOnHarnessFailure {
-  ThrowOnHarnessFailure() { harness::SetFailureMode(harness::FailureMode::kThrow); }
+
+namespace ut = boost::unit_test;
+
+// Makes each test case's suite (e.g. file_io_tests) the <target> of a failing check's signature.
+class SuiteAsCheckContext : public ut::test_observer {
+ public:
+  void test_unit_start(const ut::test_unit& unit) override {
+    if (unit.p_type != ut::TUT_CASE) return;
+    harness::SetCheckContext(ut::framework::get<ut::test_suite>(unit.p_parent_id).p_name.get());
+  }
 };
+
+struct HarnessForUnitTests {
+  HarnessForUnitTests() {
+    harness::SetFailureMode(harness::FailureMode::kThrow);
+    harness::SetCheckContext("unit");
+    ut::framework::register_observer(observer);
+  }
+  ~HarnessForUnitTests() { ut::framework::deregister_observer(observer); }
+  SuiteAsCheckContext observer;
+};
+
 }  // namespace
 
-BOOST_TEST_GLOBAL_FIXTURE(ThrowOnHarnessFailure);
+BOOST_TEST_GLOBAL_FIXTURE(HarnessForUnitTests);

@@ -10,11 +10,11 @@
 #include "obfuscation_ref.h"
 #include "obfuscation_tester.h"
 #include "rng.h"
+#include "test_util.h"
 
 namespace {
 
-// One bit per key byte, so each output byte shows which key byte hit it.
-constexpr seam::Obfuscation::KeyBytes kBitKey{0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
+using unit::kBitKey;
 
 // Obfuscates `input` with the subject placed `alignment` bytes past an 8-byte boundary.
 std::vector<uint8_t> Apply(const seam::Obfuscation& o, std::vector<uint8_t> input, uint64_t offset, size_t alignment) {

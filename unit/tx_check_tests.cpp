@@ -12,12 +12,15 @@
 #include "seam/types.h"
 #include "rng.h"
 #include "seam/tx_check.h"
+#include "test_util.h"
 #include "tx_check_ref.h"
 #include "tx_samples.h"
 #include "tx_spec.h"
 #include "tx_tester.h"
 
 namespace {
+
+using unit::FromHex;
 
 Hash256 HashOf(uint8_t first, uint8_t last) {
   Hash256 h;
@@ -71,14 +74,6 @@ Block MakeBlock(std::vector<Transaction> txs) {
   block.header.version = 0x20000000;
   block.vtx = std::move(txs);
   return block;
-}
-
-std::vector<uint8_t> FromHex(const std::string& hex) {
-  std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
 }
 
 std::vector<uint8_t> Serialized(const Transaction& tx) {

@@ -1,6 +1,6 @@
 // Coins store encoding: Bitcoin Core's known answers — VARINTs, amount compression pairs, the six special
 // script forms (P2PKH, P2SH, P2PK with compressed and with uncompressed keys), whole coin records of the
-// chainstate — each run through the embedded subject's codec and the reference's (harness/store_model.h),
+// chainstate — each run through the embedded subject's codec and the reference's (harness/coins_store_model.h),
 // which must both give exactly these bytes and values; then subject against reference on keys off the
 // curve and on damaged records. The values were taken from Bitcoin Core's own tests (serialize, compress
 // and coins) and from the curve's definition; the cases are written here.
@@ -13,18 +13,18 @@
 #include <vector>
 
 #include "coins_tester.h"
-#include "store_model.h"
+#include "coins_store_model.h"
+#include "test_util.h"
 #if !SUITE_SUBJECT_CORE
 #include "store/encoding.h"
 #endif
 
 namespace {
 
-// Hex to bytes; the literals below are all well-formed.
+// Hex to bytes, as the string the codecs take.
 std::string Unhex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  return out;
+  const std::vector<uint8_t> bytes = unit::FromHex(hex);
+  return std::string(bytes.begin(), bytes.end());
 }
 std::string Hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -154,7 +154,7 @@ std::string P2pkHex(std::string_view key) { return (key.size() == 66 ? "21" : "4
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(store_encoding_tests)
+BOOST_AUTO_TEST_SUITE(coins_store_encoding_tests)
 
 // Core's VARINT bit patterns, both ways; and what no 64-bit value encodes to.
 BOOST_AUTO_TEST_CASE(varint_known_answers) {
