@@ -1,4 +1,4 @@
-// Bitcoin Core side of seam/block_files.h: block and undo record framing (src/io/framing.h) over Core's
+// Bitcoin Core side of seam/block_files.h: block and undo record framing (src/io/block_files.h) over Core's
 // node::BlockManager (node/blockstorage.cpp).
 //
 // The seam reads a record from any file at any offset; BlockManager reads only blk?????.dat and rev?????.dat
@@ -88,7 +88,7 @@ void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_
                      uint32_t max_size = kMaxRecordSize);
 void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
                     std::vector<uint8_t>& payload, uint32_t max_size = kMaxRecordSize);
-// The contract of embedded::ReadBlockRecordPart (src/io/framing.h), through ReadRawBlock with the part:
+// The contract of embedded::ReadBlockRecordPart (src/io/block_files.h), through ReadRawBlock with the part:
 // BadPartRange is kBadRange, the other failures are kinds as for ReadBlockRecord. `part` is filled only on
 // success. Requires kPartialBlockReads (std::logic_error otherwise) and `magic` as for ReadBlockRecord.
 void ReadBlockRecordPart(AutoFile& in, const MessageStart& magic, uint64_t offset, uint64_t size,

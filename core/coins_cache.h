@@ -11,7 +11,7 @@
 // handing the parent Core's cursor wrapped in a CoinsCursor.
 //
 // Where Core's contract differs from the embedded one the difference is data in seam/coins_cache.h; the
-// README's differences table lists every one. Where Core versions differ (core/features.h finds which
+// the differences table of docs/bitcoin-core.md lists every one. Where Core versions differ (core/features.h finds which
 // changes the tree has), the constants below say which way this tree goes.
 #pragma once
 

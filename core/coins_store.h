@@ -33,7 +33,7 @@
 //       Core (dbwrapper_private::GetObfuscation), not the one asked for.
 // - Core's logging is disabled once (LogInstance().DisableLogging()) so fuzzing stays quiet.
 //
-// Where Core's contract differs from the embedded one (README, "Testing a Bitcoin Core branch"; the traits
+// Where Core's contract differs from the embedded one (docs/bitcoin-core.md, the differences table; the traits
 // below are what the harness reads):
 // - Undecodable records are not errors: CDBWrapper::Read swallows the decoding exception, so a corrupt coin
 //   reads as no coin (or as another coin: Core ignores trailing bytes), a corrupt 'B' as no best block, a

@@ -7,7 +7,7 @@
 // to a file the caller keeps, a BufferedReader owns the file moved into it (Core's reader only refers to
 // it, so the adapter keeps the file beside Core's reader). Where Core's contract differs, the adapter passes
 // Core's behaviour through and says so in a constant below (the harness reads them through seam/file_io.h;
-// the README's differences table has one row each).
+// the differences table of docs/bitcoin-core.md has one row each).
 #pragma once
 
 #include <cstddef>

@@ -10,7 +10,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "check.h"
-#include "framing_tester.h"
+#include "block_files_tester.h"
 #include "fuzz.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // coins_db_flush: a coins cache over the LevelDB coins store (in-memory Env) against the reference store
-// (StoreTester). The first bytes choose the obfuscation key (often none); each step is a cache operation,
+// (CoinsStoreTester). The first bytes choose the obfuscation key (often none); each step is a cache operation,
 // a flush or sync with a batch limit drawn log-uniformly from 1 byte to 1 MiB and perhaps cut after one of
 // its partial batches (then recovered, perhaps cut again), a clean reopen, or a read of the store.
 #include <fuzzer/FuzzedDataProvider.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "fuzz.h"
-#include "store_tester.h"
+#include "coins_store_tester.h"
 
 namespace {
 
@@ -41,31 +41,26 @@ HARNESS_NO_FUZZ_COVERAGE uint32_t DecodeBatchLimit(FuzzedDataProvider& fdp) {
   return std::clamp<uint32_t>(limit, 1, kMaxBatchLimit);
 }
 
-HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::StoreStep (&steps)[kMaxSteps]) {
+HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStoreStep (&steps)[kMaxSteps]) {
   int n = 0, flushes = 0, cut_flushes = 0, reopens = 0;
   while (n < kMaxSteps && fdp.remaining_bytes() > 0) {
-    harness::StoreStep& step = steps[n];
-    step = harness::StoreStep{};
-    step.op = static_cast<harness::StoreOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kStoreOpCount - 1));
-    switch (step.op) {
-      case harness::StoreOp::kAdd:
-      case harness::StoreOp::kAddOverwrite:
-        step.outpoint = fdp.ConsumeIntegral<uint8_t>();
-        step.coin = fdp.ConsumeIntegral<uint8_t>();
-        break;
-      case harness::StoreOp::kSetBestBlock:
-      case harness::StoreOp::kReopen: step.block = fdp.ConsumeIntegral<uint8_t>(); break;
-      case harness::StoreOp::kFlush:
-      case harness::StoreOp::kSync:
-        step.batch_limit = DecodeBatchLimit(fdp);
-        step.cut = fdp.ConsumeIntegralInRange<uint8_t>(0, kMaxCut);
-        step.cut_again = fdp.ConsumeIntegralInRange<uint8_t>(0, kMaxCut);
-        break;
-      default: step.outpoint = fdp.ConsumeIntegral<uint8_t>(); break;
+    harness::CoinsStoreStep& step = steps[n];
+    step = harness::CoinsStoreStep{};
+    step.op = static_cast<harness::CoinsStoreOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kCoinsStoreOpCount - 1));
+    using harness::CoinsStoreStep;
+    if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kOutpoint)) step.outpoint = fdp.ConsumeIntegral<uint8_t>();
+    if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kCoin)) step.coin = fdp.ConsumeIntegral<uint8_t>();
+    if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kBlock | CoinsStoreStep::kKeyAsked)) {
+      step.block = fdp.ConsumeIntegral<uint8_t>();
     }
-    const bool flush = step.op == harness::StoreOp::kFlush || step.op == harness::StoreOp::kSync;
+    if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kBatch)) {
+      step.batch_limit = DecodeBatchLimit(fdp);
+      step.cut = fdp.ConsumeIntegralInRange<uint8_t>(0, kMaxCut);
+      step.cut_again = fdp.ConsumeIntegralInRange<uint8_t>(0, kMaxCut);
+    }
+    const bool flush = step.op == harness::CoinsStoreOp::kFlush || step.op == harness::CoinsStoreOp::kSync;
     if (flush && step.cut > 0 && cut_flushes++ >= kMaxCutFlushes) step.cut = step.cut_again = 0;
-    if ((flush && flushes++ >= kMaxFlushes) || (step.op == harness::StoreOp::kReopen && reopens++ >= kMaxReopens)) {
+    if ((flush && flushes++ >= kMaxFlushes) || (step.op == harness::CoinsStoreOp::kReopen && reopens++ >= kMaxReopens)) {
       continue;  // over budget: the bytes are spent, the step is dropped
     }
     ++n;
@@ -78,9 +73,9 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::StoreStep 
 FUZZ_TARGET(coins_db_flush) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
   const seam::Obfuscation::KeyBytes key = DecodeKey(fdp);
-  harness::StoreStep steps[kMaxSteps];
+  harness::CoinsStoreStep steps[kMaxSteps];
   const int n = Decode(fdp, steps);
-  harness::StoreTester tester(key);
+  harness::CoinsStoreTester tester(key);
   for (int i = 0; i < n; ++i) tester.Apply(steps[i]);
   tester.CheckAll();
 }
@@ -93,6 +88,6 @@ FUZZ_TARGET_INFO(coins_db_flush) {
   info.max_len = 1 + seam::Obfuscation::kKeySize + kMaxSteps * 5;
   // Only the op codes: every other byte indexes a table or scales a limit, and the store's keys and values
   // (key prefixes, the obfuscation key's key) are never read from the input.
-  info.AddEnum<harness::StoreOp>("op", harness::kStoreOpCount, harness::ToString);
+  info.AddEnum<harness::CoinsStoreOp>("op", harness::kCoinsStoreOpCount, harness::ToString);
   return info;
 }

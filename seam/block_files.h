@@ -46,7 +46,7 @@ using core_adapter::kWriterTakesObjects;
 using core_adapter::kPartialBlockReads;
 }  // namespace seam
 #else
-#include "src/io/framing.h"
+#include "src/io/block_files.h"
 namespace seam {
 using embedded::FramingError;
 using embedded::MessageStart;

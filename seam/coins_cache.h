@@ -8,7 +8,7 @@
 // SanityCheck, DynamicMemoryUsage, GetCacheSize, GetDirtyCount, DirtyOrder) and CoinsViewOverlay
 // (constructed over a parent with 0..kMaxWorkers fetching threads; StartFetching, AllInputsConsumed).
 //
-// Where the two subjects' contracts differ (README, "Testing a Bitcoin Core branch"):
+// Where the two subjects' contracts differ (docs/bitcoin-core.md, the differences table):
 //   ModelledUsage(cache)      the part of DynamicMemoryUsage() the reference model predicts (entries'
 //                             kEntryOverhead plus script heap charges): all of it in the embedded cache;
 //                             Core's coin usage counter (its map's pool memory is not per entry).

@@ -1,4 +1,4 @@
-#include "store_model.h"
+#include "coins_store_model.h"
 
 #include <secp256k1.h>
 

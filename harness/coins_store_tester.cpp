@@ -1,4 +1,4 @@
-#include "store_tester.h"
+#include "coins_store_tester.h"
 
 #include <leveldb/env.h>
 // memenv.h relies on env.h being included first.
@@ -63,44 +63,21 @@ seam::Obfuscation::KeyBytes RequestedKey(uint8_t id) {
 
 }  // namespace
 
-const char* ToString(StoreOp op) {
-  switch (op) {
-    case StoreOp::kGet: return "Get";
-    case StoreOp::kAdd: return "Add";
-    case StoreOp::kAddOverwrite: return "AddOverwrite";
-    case StoreOp::kSpend: return "Spend";
-    case StoreOp::kUncache: return "Uncache";
-    case StoreOp::kSetBestBlock: return "SetBestBlock";
-    case StoreOp::kFlush: return "Flush";
-    case StoreOp::kSync: return "Sync";
-    case StoreOp::kReopen: return "Reopen";
-    case StoreOp::kPeekStore: return "PeekStore";
+std::string CoinsStoreStep::ToString() const {
+  std::string args;
+  const auto add = [&args](const std::string& arg) { args += (args.empty() ? "" : ", ") + arg; };
+  if (Reads(op, kOutpoint)) add("outpoint=" + std::to_string(outpoint));
+  if (Reads(op, kCoin)) add("coin=" + std::to_string(coin) + " " + CoinTable()[coin % kTableSize].ToString());
+  if (Reads(op, kBlock)) add("block=" + std::to_string(block));
+  if (Reads(op, kKeyAsked)) add("key_asked=" + std::to_string(block));
+  if (Reads(op, kBatch)) {
+    add("batch_limit=" + std::to_string(batch_limit) + ", cut=" + std::to_string(cut) +
+        ", cut_again=" + std::to_string(cut_again));
   }
-  return "Unknown";
+  return std::string(harness::ToString(op)) + "(" + args + ")";
 }
 
-std::string StoreStep::ToString() const {
-  std::string out = harness::ToString(op);
-  switch (op) {
-    case StoreOp::kAdd:
-    case StoreOp::kAddOverwrite:
-      return out + "(outpoint=" + std::to_string(outpoint) + ", coin=" + std::to_string(coin) + " " +
-             CoinTable()[coin % kTableSize].ToString() + ")";
-    case StoreOp::kGet:
-    case StoreOp::kSpend:
-    case StoreOp::kUncache:
-    case StoreOp::kPeekStore: return out + "(outpoint=" + std::to_string(outpoint) + ")";
-    case StoreOp::kSetBestBlock: return out + "(block=" + std::to_string(block) + ")";
-    case StoreOp::kReopen: return out + "(key_asked=" + std::to_string(block) + ")";
-    case StoreOp::kFlush:
-    case StoreOp::kSync:
-      return out + "(batch_limit=" + std::to_string(batch_limit) + ", cut=" + std::to_string(cut) +
-             ", cut_again=" + std::to_string(cut_again) + ")";
-  }
-  return out + "()";
-}
-
-StoreTester::StoreTester(const seam::Obfuscation::KeyBytes& key)
+CoinsStoreTester::CoinsStoreTester(const seam::Obfuscation::KeyBytes& key)
     : env_(leveldb::NewMemEnv(leveldb::Env::Default())), key_(key), model_(Hash256{}) {
   OpenStore(key_);
   cache_ = std::make_unique<seam::CoinsViewCache>(store_.get());
@@ -108,12 +85,12 @@ StoreTester::StoreTester(const seam::Obfuscation::KeyBytes& key)
   CheckStore(reference_, "a new store");
 }
 
-StoreTester::~StoreTester() {
+CoinsStoreTester::~CoinsStoreTester() {
   cache_.reset();  // before the store it reads from
   CloseStore();
 }
 
-void StoreTester::OpenStore(const seam::Obfuscation::KeyBytes& key) {
+void CoinsStoreTester::OpenStore(const seam::Obfuscation::KeyBytes& key) {
   seam::CoinsStore::Options options;
   options.path = kPath;
   options.env = env_.get();
@@ -121,10 +98,10 @@ void StoreTester::OpenStore(const seam::Obfuscation::KeyBytes& key) {
   store_ = std::make_unique<seam::CoinsStore>(options);
 }
 
-void StoreTester::CloseStore() { store_.reset(); }
+void CoinsStoreTester::CloseStore() { store_.reset(); }
 
-bool StoreTester::Apply(StoreStep step) {
-  if (static_cast<uint8_t>(step.op) >= kStoreOpCount) return false;
+bool CoinsStoreTester::Apply(CoinsStoreStep step) {
+  if (static_cast<uint8_t>(step.op) >= kCoinsStoreOpCount) return false;
   step.outpoint %= kTableSize;
   step.coin %= kTableSize;
   step.batch_limit = std::max<uint32_t>(step.batch_limit, 1);
@@ -132,7 +109,7 @@ bool StoreTester::Apply(StoreStep step) {
   touched_ |= uint64_t{1} << k;
   const OutPoint& o = OutpointTable()[k];
   const Coin& coin = CoinTable()[step.coin];
-  if (step.op == StoreOp::kAdd) {
+  if (step.op == CoinsStoreOp::kAdd) {
     // Misuse (as in CoinsTester): claiming no coin exists while the store has one.
     const ModelEntry* here = model_.Find(0, k);
     if (model_.Peek(0, k) && !(here != nullptr && here->coin)) return false;
@@ -140,15 +117,15 @@ bool StoreTester::Apply(StoreStep step) {
   log_.Add(step);
   try {
     switch (step.op) {
-      case StoreOp::kGet: {
+      case CoinsStoreOp::kGet: {
         const auto got = cache_->GetCoin(o);
         const auto want = model_.Get(0, k);
         HARNESS_CHECK(got == want, "GetCoin: subject ", Render(got), ", model ", Render(want));
         break;
       }
-      case StoreOp::kAdd:
-      case StoreOp::kAddOverwrite: {
-        const bool overwrite = step.op == StoreOp::kAddOverwrite;
+      case CoinsStoreOp::kAdd:
+      case CoinsStoreOp::kAddOverwrite: {
+        const bool overwrite = step.op == CoinsStoreOp::kAddOverwrite;
         const bool throws = model_.AddThrows(0, k, coin, overwrite);
         bool threw = false;
         try {
@@ -160,20 +137,20 @@ bool StoreTester::Apply(StoreStep step) {
         if (!throws) model_.Add(0, k, coin, overwrite);
         break;
       }
-      case StoreOp::kSpend:
+      case CoinsStoreOp::kSpend:
         HARNESS_CHECK_EQ(cache_->SpendCoin(o), model_.Spend(0, k), "SpendCoin's return value");
         break;
-      case StoreOp::kUncache:
+      case CoinsStoreOp::kUncache:
         cache_->Uncache(o);
         model_.Uncache(0, k);
         break;
-      case StoreOp::kSetBestBlock:
+      case CoinsStoreOp::kSetBestBlock:
         cache_->SetBestBlock(BlockHash(step.block));
         model_.SetBestBlock(0, BlockHash(step.block));
         break;
-      case StoreOp::kFlush:
-      case StoreOp::kSync: ApplyFlush(step); break;
-      case StoreOp::kReopen: {
+      case CoinsStoreOp::kFlush:
+      case CoinsStoreOp::kSync: ApplyFlush(step); break;
+      case CoinsStoreOp::kReopen: {
         cache_.reset();
         CloseStore();
         const seam::Obfuscation::KeyBytes requested = RequestedKey(step.block);
@@ -189,7 +166,7 @@ bool StoreTester::Apply(StoreStep step) {
         CheckStore(reference_, "after a reopen");
         break;
       }
-      case StoreOp::kPeekStore: {
+      case CoinsStoreOp::kPeekStore: {
         const auto got = store_->PeekCoin(o);
         HARNESS_CHECK(got == model_.base(k), "store coin: subject ", Render(got), ", reference ", Render(model_.base(k)));
         HARNESS_CHECK_EQ(store_->HaveCoin(o), model_.base(k).has_value(), "HaveCoin on the store");
@@ -203,7 +180,7 @@ bool StoreTester::Apply(StoreStep step) {
   return true;
 }
 
-FlushPlan StoreTester::Plan(const Hash256& new_tip) const {
+FlushPlan CoinsStoreTester::Plan(const Hash256& new_tip) const {
   FlushPlan plan;
   plan.new_tip = new_tip;
   const auto best = reference_.find("B");
@@ -219,8 +196,8 @@ FlushPlan StoreTester::Plan(const Hash256& new_tip) const {
   return plan;
 }
 
-void StoreTester::ApplyFlush(const StoreStep& step) {
-  const bool wipe = step.op == StoreOp::kFlush;
+void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
+  const bool wipe = step.op == CoinsStoreOp::kFlush;
   const Hash256 best = model_.ForwardedBestBlock(0);
   if (best == Hash256{}) {
     // Core's store asserts rather than refusing (seam::kStoreFlushRefusalAborts): the unit tests check that
@@ -307,7 +284,7 @@ void StoreTester::ApplyFlush(const StoreStep& step) {
   CheckStore(reference_, cut ? "after recovery" : "after a flush");
 }
 
-bool StoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut) {
+bool CoinsStoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut) {
   auto replay = std::make_unique<ReplayCache>(store_.get());
   for (const DirtyEntry& e : entries) replay->InsertEntry(e.outpoint, e.coin, e.flags);
   replay->SetBestBlock(best);
@@ -327,7 +304,7 @@ bool StoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& 
   return completed;
 }
 
-bool StoreTester::StoreMatches(const KvMap& expected) const {
+bool CoinsStoreTester::StoreMatches(const KvMap& expected) const {
   const std::string stored_key = std::string("\x08") + std::string(key_.begin(), key_.end());
   bool same = true, key_entry = false;
   auto next = expected.begin();
@@ -351,13 +328,13 @@ bool StoreTester::StoreMatches(const KvMap& expected) const {
   return same && next == expected.end();
 }
 
-KvMap StoreTester::Plaintext() const {
+KvMap CoinsStoreTester::Plaintext() const {
   KvMap raw = store_->RawContents();
   raw.erase(seam::kObfuscationKeyKey);
   return DecodeRaw(raw, key_);
 }
 
-void StoreTester::CheckStore(const KvMap& expected, const char* when) const {
+void CoinsStoreTester::CheckStore(const KvMap& expected, const char* when) const {
   if (!StoreMatches(expected)) {
     const KvMap got = Plaintext();
     HARNESS_CHECK(false, "store contents ", when, " differ from the reference:", Diff(got, expected));
@@ -365,7 +342,7 @@ void StoreTester::CheckStore(const KvMap& expected, const char* when) const {
   CheckCursor(expected, when);
 }
 
-void StoreTester::CheckCursor(const KvMap& expected, const char* when) const {
+void CoinsStoreTester::CheckCursor(const KvMap& expected, const char* when) const {
   std::vector<std::pair<OutPoint, Coin>> walked;
   const Hash256 best = store_->ForEachCoin([&](const OutPoint& o, const Coin& c) { walked.emplace_back(o, c); });
   size_t i = 0;
@@ -390,7 +367,7 @@ void StoreTester::CheckCursor(const KvMap& expected, const char* when) const {
   HARNESS_CHECK(best == want_best, "the cursor's best block ", when);
 }
 
-void StoreTester::CheckCache(CoinsStackModel::Key touched) const {
+void CoinsStoreTester::CheckCache(CoinsStackModel::Key touched) const {
   try {
     cache_->SanityCheck();
   } catch (const std::logic_error& e) {
@@ -408,7 +385,7 @@ void StoreTester::CheckCache(CoinsStackModel::Key touched) const {
   }
 }
 
-void StoreTester::CheckAll() {
+void CoinsStoreTester::CheckAll() {
   for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) {
     if (!(touched_ >> k & 1)) continue;
     const OutPoint& o = OutpointTable()[k];

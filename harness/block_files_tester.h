@@ -1,5 +1,5 @@
 // FramingCase: one block or undo file read with the subject's record reader and parsed by the reference
-// (framing_ref.h); for structured cases, also written with the subject's record writer.
+// (block_files_ref.h); for structured cases, also written with the subject's record writer.
 //
 // The file is `prefix` bytes of filler, then either the case's raw bytes (arbitrary input) or records
 // built from (size, seed) with at most one corruption each, then cut short by `truncate` bytes; it is
@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "op_list.h"
 #include "seam/block_files.h"
 
 namespace harness {
@@ -33,27 +34,31 @@ namespace harness {
 // The message start every record is written and read with: Bitcoin mainnet's.
 inline constexpr seam::MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
 
-enum class Corruption : uint8_t {
-  kNone = 0,
-  kFlipByte = 1,   // XOR `value` (made non-zero) into the byte at `where` of payload and checksum
-  kMagic = 2,      // XOR `value` (made non-zero) into magic byte `where` % 4
-  kSize = 3,       // the size field becomes SizeValue(where, size)
-  kWrongPrev = 4,  // undo: checksummed with the next record's previous-block hash
-};
-inline constexpr uint8_t kCorruptionCount = 5;
+// X(enumerator, id, name). Traces print a corruption by its id.
+#define HARNESS_CORRUPTIONS(X)                                                                                         \
+  X(kNone, 0, "none")                                                                                                  \
+  X(kFlipByte, 1, "flip_byte")   /* XOR `value` (made non-zero) into the byte at `where` of payload and checksum */    \
+  X(kMagic, 2, "magic")          /* XOR `value` (made non-zero) into magic byte `where` % 4 */                         \
+  X(kSize, 3, "size")            /* the size field becomes SizeValue(where, size) */                                   \
+  X(kWrongPrev, 4, "wrong_prev") /* undo: checksummed with the next record's previous-block hash */                    \
+  /* new values go above this line, with the next id */
+
+HARNESS_OP_ENUM(Corruption, kCorruptionCount, HARNESS_CORRUPTIONS)
 
 // Where a part read's range lies, relative to N, the payload size the record's header declares (0 if the
 // file ends inside the header): a part choice names a range that lands the same way on any record.
-enum class PartFrom : uint8_t {
-  kStart = 0,       // [a, a + b): inside the payload, or across its end when a + b > N
-  kEnd = 1,         // [N - min(a, N), N + d) with d = b as a signed 16-bit number (empty if it ends before it
-                    // starts): ending inside (d < 0), exactly at (d = 0) or past (d > 0) the end
-  kPastEnd = 2,     // [N + a, N + a + b): starting at or past the end
-  kHugeOffset = 3,  // offset UINT64_MAX - a, size b: offset + size wraps around 2^64 when b > a
-  kHugeSize = 4,    // offset a, size UINT64_MAX - b: wraps when a > b
-};
-inline constexpr uint8_t kPartFromCount = 5;
-const char* ToString(PartFrom from);
+// X(enumerator, id, name).
+#define HARNESS_PART_FROMS(X)                                                                                          \
+  X(kStart, 0, "start")            /* [a, a + b): inside the payload, or across its end when a + b > N */              \
+  /* [N - min(a, N), N + d) with d = b as a signed 16-bit number (empty if it ends before it starts): ending */        \
+  /* inside (d < 0), exactly at (d = 0) or past (d > 0) the end */                                                     \
+  X(kEnd, 1, "end")                                                                                                    \
+  X(kPastEnd, 2, "past_end")       /* [N + a, N + a + b): starting at or past the end */                               \
+  X(kHugeOffset, 3, "huge_offset") /* offset UINT64_MAX - a, size b: offset + size wraps around 2^64 when b > a */     \
+  X(kHugeSize, 4, "huge_size")     /* offset a, size UINT64_MAX - b: wraps when a > b */                               \
+  /* new values go above this line, with the next id */
+
+HARNESS_OP_ENUM(PartFrom, kPartFromCount, HARNESS_PART_FROMS)
 
 struct FramingCase {
   struct Record {

@@ -1,4 +1,4 @@
-#include "io/framing.h"
+#include "io/block_files.h"
 
 #include <openssl/evp.h>
 

@@ -1,4 +1,4 @@
-#include "framing_tester.h"
+#include "block_files_tester.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include "seam/obfuscation.h"
 #include "obfuscation_ref.h"
 #include "rng.h"
-#include "framing_ref.h"
+#include "block_files_ref.h"
 #include "tx_check_ref.h"
 #include "tx_spec.h"
 
@@ -104,7 +104,7 @@ void CheckSelfDelimitingUndo(const FramingCase& c, std::span<const uint8_t> plai
   }
 }
 
-// Every part of the case read from the block record at each of `positions` (framing_tester.h).
+// Every part of the case read from the block record at each of `positions` (block_files_tester.h).
 void CheckParts(const FramingCase& c, std::span<const uint8_t> plain, seam::AutoFile& in, uint32_t max_size,
                 std::span<const uint64_t> positions) {
   for (const uint64_t at : positions) {
@@ -283,17 +283,6 @@ void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t
     }
   }
   HARNESS_CHECK(false, "no CBlockUndo layout of ", size, " bytes");
-}
-
-const char* ToString(PartFrom from) {
-  switch (from) {
-    case PartFrom::kStart: return "start";
-    case PartFrom::kEnd: return "end";
-    case PartFrom::kPastEnd: return "past_end";
-    case PartFrom::kHugeOffset: return "huge_offset";
-    case PartFrom::kHugeSize: return "huge_size";
-  }
-  return "unknown";
 }
 
 std::pair<uint64_t, uint64_t> ResolvePart(const FramingCase::Part& part, uint32_t declared) {

@@ -1,4 +1,4 @@
-#include "framing_ref.h"
+#include "block_files_ref.h"
 
 #include <openssl/sha.h>
 

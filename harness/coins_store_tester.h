@@ -1,5 +1,5 @@
-// StoreTester: a coins cache over a CoinsStore on an in-memory LevelDB Env, driven in lockstep with
-// CoinsStackModel (one cache level over the reference store) and the reference contents (store_model.h).
+// CoinsStoreTester: a coins cache over a CoinsStore on an in-memory LevelDB Env, driven in lockstep with
+// CoinsStackModel (one cache level over the reference store) and the reference contents (coins_store_model.h).
 //
 // Modelled: cache operations as in CoinsTester; flushes and syncs into the store with any batch limit;
 // a flush cut after any partial batch (the crash hook throws), the cache lost with it, the store closed
@@ -16,7 +16,7 @@
 // Not modelled: cache internals (coins_cache_sim covers them: here only its sanity check and entry count),
 // several cache levels, on-disk files (the unit tests use a real directory and a real process crash).
 //
-// Operations (stable IDs; add new ones at the end): see StoreOp.
+// Operations: HARNESS_STORE_OPS (stable IDs; new ones go at the end).
 #pragma once
 
 #include <array>
@@ -27,11 +27,12 @@
 #include <vector>
 
 #include "check.h"
+#include "op_list.h"
 #include "seam/coins_cache.h"
 #include "coins_model.h"
 #include "seam/obfuscation.h"
 #include "seam/coins_store.h"
-#include "store_model.h"
+#include "coins_store_model.h"
 
 namespace leveldb {
 class Env;
@@ -39,24 +40,30 @@ class Env;
 
 namespace harness {
 
-enum class StoreOp : uint8_t {
-  kGet = 0,           // GetCoin through the cache (fetching from the store)
-  kAdd = 1,           // AddCoin(possible_overwrite = false)
-  kAddOverwrite = 2,  // AddCoin(possible_overwrite = true)
-  kSpend = 3,         // SpendCoin
-  kUncache = 4,       // Uncache
-  kSetBestBlock = 5,  // SetBestBlock on the cache
-  kFlush = 6,         // Flush into the store with a batch limit, perhaps cut and recovered
-  kSync = 7,          // Sync into the store, likewise
-  kReopen = 8,        // drop the cache (and its unflushed changes), close and reopen the store, perhaps
-                      // asking for an obfuscation key (kept only if the store is still new and empty)
-  kPeekStore = 9,     // read a coin from the store directly (PeekCoin and HaveCoin)
-};
-inline constexpr uint8_t kStoreOpCount = 10;
-const char* ToString(StoreOp op);
+// X(enumerator, id, name, args): args are the step fields the operation reads, printed by
+// CoinsStoreStep::ToString and the only ones the decoder reads for it (kKeyAsked is `block` read as a key).
+#define HARNESS_STORE_OPS(X)                                                                                           \
+  X(kGet, 0, "Get", kOutpoint)                           /* GetCoin through the cache (from the store) */              \
+  X(kAdd, 1, "Add", kOutpoint | kCoin)                   /* AddCoin(possible_overwrite = false) */                     \
+  X(kAddOverwrite, 2, "AddOverwrite", kOutpoint | kCoin) /* AddCoin(possible_overwrite = true) */                      \
+  X(kSpend, 3, "Spend", kOutpoint)                       /* SpendCoin */                                               \
+  X(kUncache, 4, "Uncache", kOutpoint)                   /* Uncache */                                                 \
+  X(kSetBestBlock, 5, "SetBestBlock", kBlock)            /* SetBestBlock on the cache */                               \
+  X(kFlush, 6, "Flush", kBatch)                          /* Flush with a batch limit, perhaps cut and recovered */     \
+  X(kSync, 7, "Sync", kBatch)                            /* Sync into the store, likewise */                           \
+  X(kReopen, 8, "Reopen", kKeyAsked)                     /* reopen the store, may ask for a key; the cache is lost */  \
+  X(kPeekStore, 9, "PeekStore", kOutpoint)               /* PeekCoin and HaveCoin on the store itself */               \
+  /* new values go above this line, with the next id */
 
-struct StoreStep {
-  StoreOp op{};
+HARNESS_OP_ENUM(CoinsStoreOp, kCoinsStoreOpCount, HARNESS_STORE_OPS)
+
+struct CoinsStoreStep {
+  enum Arg : uint8_t { kOutpoint = 1, kCoin = 2, kBlock = 4, kKeyAsked = 8, kBatch = 16 };
+  static constexpr uint8_t kArgs[] = HARNESS_OP_COLUMN(HARNESS_STORE_OPS);
+  // Whether `op` reads any of `args`.
+  static constexpr bool Reads(CoinsStoreOp op, uint8_t args) { return (OpColumn(kArgs, op) & args) != 0; }
+
+  CoinsStoreOp op{};
   uint8_t outpoint = 0;     // index into OutpointTable()
   uint8_t coin = 0;         // index into CoinTable()
   uint8_t block = 0;        // best block hash id; for a reopen, the key asked for (0: none)
@@ -66,16 +73,16 @@ struct StoreStep {
   std::string ToString() const;
 };
 
-class StoreTester {
+class CoinsStoreTester {
  public:
   // A fresh in-memory database, created with `key` as its obfuscation key (all zero: none).
-  explicit StoreTester(const seam::Obfuscation::KeyBytes& key);
-  ~StoreTester();
-  StoreTester(const StoreTester&) = delete;
-  StoreTester& operator=(const StoreTester&) = delete;
+  explicit CoinsStoreTester(const seam::Obfuscation::KeyBytes& key);
+  ~CoinsStoreTester();
+  CoinsStoreTester(const CoinsStoreTester&) = delete;
+  CoinsStoreTester& operator=(const CoinsStoreTester&) = delete;
 
   // Applies one step to subject and reference and checks; false (nothing changed) if it does not apply.
-  bool Apply(StoreStep step);
+  bool Apply(CoinsStoreStep step);
   // Final sweep: every touched outpoint read from the store, through its decoder (each step that changes
   // the store compares all of it raw; each step checks the touched cache entry).
   HARNESS_NO_FUZZ_COVERAGE void CheckAll();
@@ -97,7 +104,7 @@ class StoreTester {
   // Opens the store asking for `key` if the database is new (all zero: no key).
   void OpenStore(const seam::Obfuscation::KeyBytes& key);
   void CloseStore();
-  void ApplyFlush(const StoreStep& step);
+  void ApplyFlush(const CoinsStoreStep& step);
   // Runs a flush of `entries` from a new cache; returns false if the hook cut it after `cut` partial batches.
   bool Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut);
   HARNESS_NO_FUZZ_COVERAGE FlushPlan Plan(const Hash256& new_tip) const;
@@ -123,7 +130,7 @@ class StoreTester {
   uint64_t touched_ = 0;
   size_t partial_writes_ = 0;
   size_t cuts_ = 0;
-  OpLog<StoreStep> log_;
+  OpLog<CoinsStoreStep> log_;
 };
 
 }  // namespace harness
