@@ -58,6 +58,7 @@ namespace harness {
   X(kAssignSelfRange, 22, "AssignSelfRange", kIndex | kCount | kAliasing)        /* assign(b+index, b+index+count) */  \
   X(kSet, 23, "Set", kPos | kValue)                                              /* side[pos] = value */               \
   X(kSelfCopyAssign, 24, "SelfCopyAssign", 0)                                    /* side = side */                     \
+  X(kRangeConstruct, 25, "RangeConstruct", kIndex | kCount)                      /* side re-made from other's range */ \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_ENUM(PrevectorOp, kPrevectorOpCount, HARNESS_PREVECTOR_OPS)
@@ -442,6 +443,23 @@ class PrevectorTester {
 
   void Subject(On<kSelfCopyAssign>, Pre& p, const Step& s) { p = *pre_[s.side]; }
   HARNESS_NO_FUZZ_COVERAGE void Reference(On<kSelfCopyAssign>, std::vector<T>&, const Step&) {}
+
+  // [index, index + count) a range of the other object.
+  HARNESS_NO_FUZZ_COVERAGE bool Fit(On<kRangeConstruct>, Step& s) const {
+    const size_t other = ref_[1 - s.side].size();
+    s.index %= other + 1;
+    s.count %= other - s.index + 1;
+    return true;
+  }
+  void Subject(On<kRangeConstruct>, Pre&, const Step& s) {
+    const Pre& o = Other(s);
+    pre_[s.side].reset();
+    pre_[s.side].emplace(o.begin() + s.index, o.begin() + s.index + s.count);
+  }
+  HARNESS_NO_FUZZ_COVERAGE void Reference(On<kRangeConstruct>, std::vector<T>& v, const Step& s) {
+    v.assign(RefOther(s).begin() + s.index, RefOther(s).begin() + s.index + s.count);
+    shape_[s.side] = ShapeOfCopy(v.size());
+  }
 
   // The checks.
   HARNESS_NO_FUZZ_COVERAGE void CheckOrder() const {
