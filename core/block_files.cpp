@@ -361,17 +361,6 @@ std::vector<std::byte> ReadRawPart(const Manager& manager, const FlatFilePos& po
 
 }  // namespace
 
-const char* ToString(FramingError::Kind kind) {
-  switch (kind) {
-    case FramingError::Kind::kTruncated: return "truncated";
-    case FramingError::Kind::kBadMagic: return "bad magic";
-    case FramingError::Kind::kTooLarge: return "too large";
-    case FramingError::Kind::kBadChecksum: return "bad checksum";
-    case FramingError::Kind::kBadRange: return "bad range";
-  }
-  return "unknown";
-}
-
 embedded::Hash256 UndoChecksum(const embedded::Hash256& prev_block_hash, std::span<const uint8_t> payload) {
   HashWriter hasher{};
   hasher << ToCore(prev_block_hash) << Bytes(payload);

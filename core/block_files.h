@@ -26,6 +26,7 @@
 
 #include "core/file_io.h"
 #include "src/coins/outpoint.h"  // embedded::Hash256, the suite's 256-bit hash
+#include "src/io/framing_error_kind.h"
 
 namespace core_adapter {
 
@@ -60,20 +61,13 @@ inline constexpr bool kPartialBlockReads = SUITE_CORE_RAW_BLOCK_PART;
 
 class FramingError : public IoError {
  public:
-  enum class Kind : uint8_t {
-    kTruncated = 0,    // Core: the read failed (for undo records also: the payload is not a CBlockUndo)
-    kBadMagic = 1,
-    kTooLarge = 2,
-    kBadChecksum = 3,
-    kBadRange = 4,  // Core's ReadRawError::BadPartRange
-  };
+  using Kind = embedded::FramingErrorKind;
   FramingError(Kind kind, const std::string& message) : IoError(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 
  private:
   Kind kind_;
 };
-const char* ToString(FramingError::Kind kind);
 
 // Core's HashWriter over the previous block hash and the payload bytes (double SHA-256).
 embedded::Hash256 UndoChecksum(const embedded::Hash256& prev_block_hash, std::span<const uint8_t> payload);

@@ -83,17 +83,6 @@ uint32_t ReadWholeHeader(AutoFile& in, const MessageStart& magic, uint32_t max_s
 
 }  // namespace
 
-const char* ToString(FramingError::Kind kind) {
-  switch (kind) {
-    case FramingError::Kind::kTruncated: return "truncated";
-    case FramingError::Kind::kBadMagic: return "bad magic";
-    case FramingError::Kind::kTooLarge: return "too large";
-    case FramingError::Kind::kBadChecksum: return "bad checksum";
-    case FramingError::Kind::kBadRange: return "bad range";
-  }
-  return "unknown";
-}
-
 Hash256 UndoChecksum(const Hash256& prev_block_hash, std::span<const uint8_t> payload) {
   const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   Hash256 once;

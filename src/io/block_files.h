@@ -15,6 +15,7 @@
 #include "coins/outpoint.h"  // Hash256: the project's one 256-bit hash type
 #include "io/buffered.h"
 #include "io/file.h"
+#include "io/framing_error_kind.h"
 
 namespace embedded {
 
@@ -30,20 +31,13 @@ inline constexpr uint32_t kMaxRecordSize = 0x02000000;
 // A record that cannot be read: the reason, and a message that says where and what was found.
 class FramingError : public IoError {
  public:
-  enum class Kind : uint8_t {
-    kTruncated = 0,    // the file ends inside the header, payload or checksum
-    kBadMagic = 1,     // the first 4 bytes are not the expected network magic
-    kTooLarge = 2,     // the size field exceeds the limit
-    kBadChecksum = 3,  // the undo checksum does not match
-    kBadRange = 4,     // a requested part of a block record is empty or does not lie inside its payload
-  };
+  using Kind = FramingErrorKind;
   FramingError(Kind kind, const std::string& message) : IoError(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 
  private:
   Kind kind_;
 };
-const char* ToString(FramingError::Kind kind);
 
 // SHA256(SHA256(prev_block_hash || payload)), with OpenSSL's libcrypto.
 Hash256 UndoChecksum(const Hash256& prev_block_hash, std::span<const uint8_t> payload);
