@@ -117,7 +117,7 @@ CoinsCachePair* CoinsCursor::Next(CoinsCachePair& current) {
 // Core view of its own, or when it must only peek at the parent (`peek`: the overlay where Core has none).
 // Reads are const and touch nothing but the view's own PeekCoin, so the overlay's fetchers may call them
 // from several threads.
-class CoinsViewCache::Bridge final : public ::CCoinsView {
+class Bridge final : public ::CCoinsView {
  public:
   Bridge(CoinsView& view, bool peek) : view_(view), peek_(peek) {}
 
@@ -132,8 +132,12 @@ class CoinsViewCache::Bridge final : public ::CCoinsView {
     return peek_ ? view_.PeekCoin(FromCore(outpoint)).has_value() : view_.HaveCoin(FromCore(outpoint));
   }
   uint256 GetBestBlock() const override { return ToCore(view_.GetBestBlock()); }
-  std::vector<uint256> GetHeadBlocks() const override { return {}; }
-  size_t EstimateSize() const override { return 0; }
+  std::vector<uint256> GetHeadBlocks() const override {
+    std::vector<uint256> out;
+    for (const embedded::Hash256& h : view_.GetHeadBlocks()) out.push_back(ToCore(h));
+    return out;
+  }
+  size_t EstimateSize() const override { return view_.EstimateSize(); }
   // The view reports a refusal by throwing (the embedded interface returns nothing), so a batch that
   // returns has been applied: Core's bool before #33866 is then true.
   using Result = decltype(std::declval<::CCoinsView&>().BatchWrite(std::declval<CoinsViewCacheCursor&>(),
@@ -197,6 +201,10 @@ void CoinsViewCache::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& be
            "BatchWrite: Core's cache refused the batch");
 }
 
+std::vector<embedded::Hash256> CoinsViewCache::GetHeadBlocks() const { return FromCore(cache_->GetHeadBlocks()); }
+
+size_t CoinsViewCache::EstimateSize() const { return cache_->EstimateSize(); }
+
 const embedded::Coin& CoinsViewCache::AccessCoin(const embedded::OutPoint& outpoint) {
   accessed_ = FromCore(cache_->AccessCoin(ToCore(outpoint)));
   return accessed_;
@@ -219,6 +227,24 @@ bool CoinsViewCache::SpendCoin(const embedded::OutPoint& outpoint, embedded::Coi
 }
 
 void CoinsViewCache::Uncache(const embedded::OutPoint& outpoint) { cache_->Uncache(ToCore(outpoint)); }
+
+void CoinsViewCache::EmplaceCoinInternalDANGER(const embedded::OutPoint& outpoint, embedded::Coin&& coin) {
+  cache_->EmplaceCoinInternalDANGER(ToCore(outpoint), ToCore(coin));
+}
+
+bool CoinsViewCache::HaveInputs(const embedded::Transaction& tx) { return cache_->HaveInputs(CTransaction(ToCore(tx))); }
+
+void AddCoins(CoinsViewCache& cache, const embedded::Transaction& tx, uint32_t height, bool check_for_overwrite) {
+  if (height > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
+    throw std::invalid_argument("AddCoins: height " + std::to_string(height) + " does not fit Core's int");
+  }
+  ::AddCoins(*cache.cache_, CTransaction(ToCore(tx)), static_cast<int>(height), check_for_overwrite);
+}
+
+const embedded::Coin& AccessByTxid(CoinsViewCache& cache, const embedded::Hash256& txid) {
+  cache.accessed_ = FromCore(::AccessByTxid(*cache.cache_, Txid::FromUint256(ToCore(txid))));
+  return cache.accessed_;
+}
 
 void CoinsViewCache::Flush() {
   RunWrite(*cache_, [](auto& c) { return c.Flush(); }, "Flush: the parent refused the batch (Core's Flush returned false)");
@@ -319,5 +345,51 @@ void CoinsViewCache::InsertEntry(const embedded::OutPoint& outpoint, embedded::C
   }
   if (flags & CCoinsCacheEntry::FRESH) CCoinsCacheEntry::SetFresh(*it, Open::Sentinel(*cache_));
 }
+
+// ---- CoinsViewErrorCatcher ----
+
+CoinsViewErrorCatcher::CoinsViewErrorCatcher(CoinsView* parent) {
+  ::CCoinsView* base = parent->CoreView();
+  if (base == nullptr) {
+    bridge_ = std::make_unique<Bridge>(*parent, /*peek=*/false);
+    base = bridge_.get();
+  }
+  catcher_ = std::make_unique<::CCoinsViewErrorCatcher>(base);
+}
+
+CoinsViewErrorCatcher::~CoinsViewErrorCatcher() = default;
+
+void CoinsViewErrorCatcher::AddReadErrCallback(std::function<void()> callback) {
+  catcher_->AddReadErrCallback(std::move(callback));
+}
+
+std::optional<embedded::Coin> CoinsViewErrorCatcher::GetCoin(const embedded::OutPoint& outpoint) {
+  return FromCore(catcher_->GetCoin(ToCore(outpoint)));
+}
+
+std::optional<embedded::Coin> CoinsViewErrorCatcher::PeekCoin(const embedded::OutPoint& outpoint) const {
+  if constexpr (kPeekCoinIsCores) {
+    return FromCore(CorePeek(*catcher_, ToCore(outpoint)));
+  } else {
+    return FromCore(catcher_->GetCoin(ToCore(outpoint)));
+  }
+}
+
+bool CoinsViewErrorCatcher::HaveCoin(const embedded::OutPoint& outpoint) { return catcher_->HaveCoin(ToCore(outpoint)); }
+
+embedded::Hash256 CoinsViewErrorCatcher::GetBestBlock() const { return FromCore(catcher_->GetBestBlock()); }
+
+void CoinsViewErrorCatcher::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) {
+  RunWrite(*catcher_, [&](auto& c) { return c.BatchWrite(cursor.core(), ToCore(best_block)); },
+           "BatchWrite: the view below the error catcher refused the batch");
+}
+
+std::vector<embedded::Hash256> CoinsViewErrorCatcher::GetHeadBlocks() const {
+  return FromCore(catcher_->GetHeadBlocks());
+}
+
+size_t CoinsViewErrorCatcher::EstimateSize() const { return catcher_->EstimateSize(); }
+
+::CCoinsView* CoinsViewErrorCatcher::CoreView() { return catcher_.get(); }
 
 }  // namespace core_adapter

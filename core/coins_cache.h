@@ -32,11 +32,15 @@
 class CBlock;
 class CCoinsView;
 class CCoinsViewCache;
+class CCoinsViewErrorCatcher;
 class COutPoint;
 struct CCoinsCacheEntry;
 struct CoinsViewCacheCursor;
 
 namespace core_adapter {
+
+// A Core CCoinsView over a CoinsView of this interface (core/coins_cache.cpp).
+class Bridge;
 
 // Bitcoin Core changes inside the supported range, as this tree has them (SUITE_CORE_<NAME> from
 // cmake/BitcoinCore.cmake's feature probe; core/coins_cache.cpp checks them against core/features.h).
@@ -120,6 +124,10 @@ class CoinsView {
   virtual embedded::Hash256 GetBestBlock() const = 0;
   // Applies every entry the cursor yields (calling cursor.Next for each), then records `best_block`.
   virtual void BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) = 0;
+  // The store's head blocks and size estimate (Core's CCoinsView::GetHeadBlocks, EstimateSize); views above
+  // the store answer with the store's.
+  virtual std::vector<embedded::Hash256> GetHeadBlocks() const { return {}; }
+  virtual size_t EstimateSize() const { return 0; }
   // The Core view that a cache stacked on this one uses as its parent; nullptr: reach this view through a
   // bridge. Must stay valid as long as this view lives.
   virtual ::CCoinsView* CoreView() { return nullptr; }
@@ -149,6 +157,9 @@ class CoinsViewCache : public CoinsView {
   void SetBestBlock(const embedded::Hash256& best_block);
   // Core's BatchWrite over the Core cursor that `cursor` wraps.
   void BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) override;
+  // Core's (CCoinsViewBacked's): the parent's.
+  std::vector<embedded::Hash256> GetHeadBlocks() const override;
+  size_t EstimateSize() const override;
   ::CCoinsView* CoreView() override;
 
   // Core's AccessCoin, converted: valid until the next call on this adapter.
@@ -160,6 +171,11 @@ class CoinsViewCache : public CoinsView {
   void AddCoin(const embedded::OutPoint& outpoint, embedded::Coin coin, bool possible_overwrite);
   bool SpendCoin(const embedded::OutPoint& outpoint, embedded::Coin* moveout = nullptr);
   void Uncache(const embedded::OutPoint& outpoint);
+  // Core's EmplaceCoinInternalDANGER (which takes the outpoint as COutPoint&& before a 2026 change, as
+  // const COutPoint& since: a temporary fits both).
+  void EmplaceCoinInternalDANGER(const embedded::OutPoint& outpoint, embedded::Coin&& coin);
+  // Core's HaveInputs of the transaction converted.
+  bool HaveInputs(const embedded::Transaction& tx);
 
   // Core's Flush and Sync. A parent that refuses the batch (Core before #33866: BatchWrite returns false,
   // and the cache is left as it was; since: it throws) makes them throw; the adapter turns a false into
@@ -196,6 +212,9 @@ class CoinsViewCache : public CoinsView {
   void SanityCheck() const;
 
  protected:
+  friend void AddCoins(CoinsViewCache&, const embedded::Transaction&, uint32_t, bool);
+  friend const embedded::Coin& AccessByTxid(CoinsViewCache&, const embedded::Hash256&);
+
   // For CoinsViewOverlay: the Core object is made by `make` over the parent's Core view (or a bridge; with
   // `peek_parent` always a bridge whose GetCoin is the parent's PeekCoin).
   using MakeCore = std::function<std::unique_ptr<::CCoinsViewCache>(::CCoinsView* base)>;
@@ -208,14 +227,46 @@ class CoinsViewCache : public CoinsView {
   void InsertEntry(const embedded::OutPoint& outpoint, embedded::Coin coin, uint8_t flags);
 
  private:
-  class Bridge;
-
   CoinsView& parent_;
   MakeCore make_;
   std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core cache that reads through it
   std::unique_ptr<::CCoinsViewCache> cache_;
   mutable std::map<embedded::OutPoint, CacheEntry> found_;
   embedded::Coin accessed_;
+};
+
+// Core's AddCoins (coins.h) of the transaction converted (Core computes its txid). Throws
+// std::invalid_argument for a height Core's int cannot hold.
+void AddCoins(CoinsViewCache& cache, const embedded::Transaction& tx, uint32_t height, bool check_for_overwrite);
+// Core's AccessByTxid, converted: valid until the next call on the cache's adapter.
+const embedded::Coin& AccessByTxid(CoinsViewCache& cache, const embedded::Hash256& txid);
+
+// Bitcoin Core's CCoinsViewErrorCatcher over `parent` (its Core view, or a bridge to it): GetCoin, HaveCoin
+// and PeekCoin are Core's, which on a std::runtime_error from below run the callbacks and abort. Where
+// Core's views have no PeekCoin (before #34165) PeekCoin is the catcher's GetCoin, which caches nothing
+// when the parent is the store or the harness's base, the only parents the harness gives it.
+class CoinsViewErrorCatcher : public CoinsView {
+ public:
+  // `parent` must outlive the catcher.
+  explicit CoinsViewErrorCatcher(CoinsView* parent);
+  ~CoinsViewErrorCatcher() override;
+  CoinsViewErrorCatcher(const CoinsViewErrorCatcher&) = delete;
+  CoinsViewErrorCatcher& operator=(const CoinsViewErrorCatcher&) = delete;
+
+  void AddReadErrCallback(std::function<void()> callback);
+
+  std::optional<embedded::Coin> GetCoin(const embedded::OutPoint& outpoint) override;
+  std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint& outpoint) const override;
+  bool HaveCoin(const embedded::OutPoint& outpoint) override;
+  embedded::Hash256 GetBestBlock() const override;
+  void BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) override;
+  std::vector<embedded::Hash256> GetHeadBlocks() const override;
+  size_t EstimateSize() const override;
+  ::CCoinsView* CoreView() override;
+
+ private:
+  std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core catcher that reads through it
+  std::unique_ptr<::CCoinsViewErrorCatcher> catcher_;
 };
 
 // Bitcoin Core's CoinsViewOverlay (kOverlayIsCores) with the embedded CoinsViewOverlay's interface: a

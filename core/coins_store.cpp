@@ -255,16 +255,19 @@ embedded::Hash256 CoinsStore::GetBestBlock() const {
   }
 }
 
-std::optional<std::pair<embedded::Hash256, embedded::Hash256>> CoinsStore::GetHeadBlocks() const {
+std::vector<embedded::Hash256> CoinsStore::GetHeadBlocks() const {
   std::vector<uint256> heads;
   try {
     heads = view_->db->GetHeadBlocks();
   } catch (const dbwrapper_error& e) {
     throw StoreError(std::string("coins store: read: ") + e.what());
   }
-  if (heads.size() != 2) return std::nullopt;
-  return std::pair(FromCore(heads[0]), FromCore(heads[1]));
+  std::vector<embedded::Hash256> out;
+  for (const uint256& h : heads) out.push_back(FromCore(h));
+  return out;
 }
+
+size_t CoinsStore::EstimateSize() const { return view_->db->EstimateSize(); }
 
 void CoinsStore::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) {
   view_->db->BatchWrite(cursor.core(), ToCore(best_block));

@@ -44,8 +44,6 @@
 //   StoreError / logic_error.
 // - LevelDB failures inside a flush run by Core's cache arrive as Core's dbwrapper_error (a runtime_error);
 //   the adapter's own calls translate dbwrapper_error and filesystem errors to StoreError.
-// - Head blocks are a vector in Core; only a two-element one is reported (as Core's BatchWrite uses only
-//   those), any other count reads as none.
 #pragma once
 
 #include <cstddef>
@@ -131,9 +129,12 @@ class CoinsStore : public CoinsView {
   void BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) override;
   ::CCoinsView* CoreView() override;
 
-  // [new, old] while a flush is in progress (or was interrupted), else nullopt.
-  std::optional<std::pair<embedded::Hash256, embedded::Hash256>> GetHeadBlocks() const;
-  bool IsMidFlush() const { return GetHeadBlocks().has_value() && GetBestBlock() == embedded::Hash256{}; }
+  // Core's CCoinsViewDB::GetHeadBlocks: [new, old] while a flush is in progress (or was interrupted), else
+  // empty.
+  std::vector<embedded::Hash256> GetHeadBlocks() const override;
+  // Core's CCoinsViewDB::EstimateSize.
+  size_t EstimateSize() const override;
+  bool IsMidFlush() const { return !GetHeadBlocks().empty() && GetBestBlock() == embedded::Hash256{}; }
 
   // The key Core uses (all zero: none).
   const Obfuscation& obfuscation() const { return obfuscation_; }

@@ -10,6 +10,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <coins.h>
 #include <primitives/block.h>
@@ -28,6 +29,13 @@ inline uint256 ToCore(const embedded::Hash256& h) { return uint256{std::span<con
 inline embedded::Hash256 FromCore(const uint256& h) {
   embedded::Hash256 out;
   std::copy(h.begin(), h.end(), out.bytes.begin());
+  return out;
+}
+
+inline std::vector<embedded::Hash256> FromCore(const std::vector<uint256>& hashes) {
+  std::vector<embedded::Hash256> out;
+  out.reserve(hashes.size());
+  for (const uint256& h : hashes) out.push_back(FromCore(h));
   return out;
 }
 

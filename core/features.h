@@ -141,6 +141,20 @@ concept OverlaySyncInherited = OverlayApi<Overlay, ThreadPool> && requires {
     SUITE_CORE_HAS(CCoinsCacheEntry, (const C& e, CoinsCachePair& p), C::SetDirty(p, p); C::SetFresh(p, p);      \
                    { e.IsDirty() } -> std::same_as<bool>; { e.IsFresh() } -> std::same_as<bool>;                 \
                    { e.Next() } -> std::same_as<CoinsCachePair*>; { e.Prev() } -> std::same_as<CoinsCachePair*>)) \
+  X(cache_emplace, required, "", "CCoinsViewCache::EmplaceCoinInternalDANGER(COutPoint&& or const COutPoint&, " \
+    "Coin&&)", SUITE_CORE_HAS(CCoinsViewCache, (C& c, Coin coin), c.EmplaceCoinInternalDANGER(COutPoint{}, std::move(coin)))) \
+  X(cache_have_inputs, required, "", "bool CCoinsViewCache::HaveInputs(const CTransaction&) const",            \
+    SUITE_CORE_HAS(CCoinsViewCache, (const C& c, const CTransaction& tx), { c.HaveInputs(tx) } -> std::same_as<bool>)) \
+  X(cache_backed_store_reads, required, "", "CCoinsViewCache::GetHeadBlocks() and EstimateSize() (CCoinsViewBacked)", \
+    SUITE_CORE_HAS(CCoinsViewCache, (const C& c), { c.GetHeadBlocks() } -> std::same_as<std::vector<uint256>>;   \
+                   { c.EstimateSize() } -> std::same_as<size_t>))                                                \
+  X(add_coins, required, "", "void AddCoins(CCoinsViewCache&, const CTransaction&, int height, bool check)",     \
+    SUITE_CORE_HAS(CCoinsViewCache, (C& c, const CTransaction& tx), AddCoins(c, tx, 0, true)))                   \
+  X(access_by_txid, required, "", "const Coin& AccessByTxid(const CCoinsViewCache&, const Txid&)",             \
+    SUITE_CORE_HAS(CCoinsViewCache, (const C& c, const Txid& txid), { AccessByTxid(c, txid) } -> std::same_as<const Coin&>)) \
+  X(error_catcher, required, "", "CCoinsViewErrorCatcher(CCoinsView*) with AddReadErrCallback, GetCoin and "    \
+    "HaveCoin", SUITE_CORE_HAS(CCoinsViewErrorCatcher, (C& c, CCoinsView* base, const COutPoint& o),             \
+                              C(base); c.AddReadErrCallback([] {}); c.GetCoin(o); c.HaveCoin(o)))                 \
   X(batch_write, required, "", "CCoinsViewCache::BatchWrite, Flush and Sync returning bool (before #33866) "     \
     "or void (#33866)", (WritesReturn<CCoinsViewCache, bool> || WritesReturn<CCoinsViewCache, void>))            \
   X(db_view, required, "", "CCoinsViewDB(DBParams, CoinsViewOptions{batch_write_bytes}) and DBParams{path, "    \
@@ -149,9 +163,10 @@ concept OverlaySyncInherited = OverlayApi<Overlay, ThreadPool> && requires {
                    C(std::move(params), CoinsViewOptions{.batch_write_bytes = 1});                               \
                    DBParams{.path = {}, .cache_bytes = 1, .memory_only = true, .wipe_data = false,               \
                             .obfuscate = true}))                                                                 \
-  X(db_reads, required, "", "CCoinsViewDB::GetCoin, HaveCoin, GetBestBlock and GetHeadBlocks",                   \
+  X(db_reads, required, "", "CCoinsViewDB::GetCoin, HaveCoin, GetBestBlock, GetHeadBlocks and EstimateSize",     \
     SUITE_CORE_HAS(CCoinsViewDB, (const C& db, const COutPoint& o), db.GetCoin(o); db.HaveCoin(o);               \
-                   db.GetBestBlock(); { db.GetHeadBlocks() } -> std::same_as<std::vector<uint256>>))             \
+                   db.GetBestBlock(); { db.GetHeadBlocks() } -> std::same_as<std::vector<uint256>>;              \
+                   { db.EstimateSize() } -> std::same_as<size_t>))                                               \
   X(db_batch_write, required, "", "CCoinsViewDB::BatchWrite(CoinsViewCacheCursor&, const uint256&)",             \
     SUITE_CORE_HAS(CCoinsViewDB, (C& db, CoinsViewCacheCursor& cursor, const uint256& h), db.BatchWrite(cursor, h))) \
   X(db_cursor, required, "", "CCoinsViewDB::Cursor() with Valid, GetKey, GetValue, Next and GetBestBlock",       \

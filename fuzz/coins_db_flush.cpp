@@ -1,7 +1,8 @@
-// coins_db_flush: a coins cache over the LevelDB coins store (in-memory Env) against the reference store
-// (CoinsStoreTester). The first bytes choose the obfuscation key (often none); each step is a cache operation,
-// a flush or sync with a batch limit drawn log-uniformly from 1 byte to 1 MiB and perhaps cut after one of
-// its partial batches (then recovered, perhaps cut again), a clean reopen, or a read of the store.
+// coins_db_flush: a coins cache over the LevelDB coins store (in-memory Env that can fail) against the reference
+// store (CoinsStoreTester). The first bytes choose the obfuscation key (often none); each step is a cache
+// operation, a snapshot load, a flush or sync with a batch limit drawn log-uniformly from 1 byte to 1 MiB
+// and perhaps cut after one of its partial batches (then recovered, perhaps cut again), a clean reopen, a
+// read of the store, or a flush, open or read during which the disk fails.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@ constexpr int kMaxSteps = 32;
 // fell to a fifth as the corpus grew). Flushes that are not cut are cheaper, but bounded as well.
 constexpr int kMaxFlushes = 8;
 constexpr int kMaxCutFlushes = 1;
+// Reopens, including those of a failing disk (a failed flush or open reopens once or twice).
 constexpr int kMaxReopens = 1;
 // Cuts land among the first partial batches: with a 64-entry table a flush rarely has more.
 constexpr uint8_t kMaxCut = 16;
@@ -58,9 +60,14 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStore
       step.cut = fdp.ConsumeIntegralInRange<uint8_t>(0, kMaxCut);
       step.cut_again = fdp.ConsumeIntegralInRange<uint8_t>(0, kMaxCut);
     }
-    const bool flush = step.op == harness::CoinsStoreOp::kFlush || step.op == harness::CoinsStoreOp::kSync;
+    if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kLimit)) step.batch_limit = DecodeBatchLimit(fdp);
+    if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kFault)) step.fault = fdp.ConsumeIntegral<uint8_t>();
+    using Op = harness::CoinsStoreOp;
+    const bool flush = step.op == Op::kFlush || step.op == Op::kSync || step.op == Op::kFailFlush;
+    const bool reopen =
+        step.op == Op::kReopen || step.op == Op::kFailFlush || step.op == Op::kFailReopen || step.op == Op::kFailRead;
     if (flush && step.cut > 0 && cut_flushes++ >= kMaxCutFlushes) step.cut = step.cut_again = 0;
-    if ((flush && flushes++ >= kMaxFlushes) || (step.op == harness::CoinsStoreOp::kReopen && reopens++ >= kMaxReopens)) {
+    if ((flush && flushes++ >= kMaxFlushes) || (reopen && reopens++ >= kMaxReopens)) {
       continue;  // over budget: the bytes are spent, the step is dropped
     }
     ++n;

@@ -1,10 +1,9 @@
 #include "block_files_ref.h"
 
-#include <openssl/sha.h>
-
 #include <algorithm>
 
 #include "check.h"
+#include "hash_ref.h"
 
 namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // reference code: no coverage feedback for the fuzzer
@@ -12,11 +11,7 @@ HARNESS_NO_FUZZ_COVERAGE_BEGIN  // reference code: no coverage feedback for the 
 Hash256 UndoChecksumRef(const Hash256& prev_block_hash, std::span<const uint8_t> payload) {
   std::vector<uint8_t> message(prev_block_hash.bytes.begin(), prev_block_hash.bytes.end());
   message.insert(message.end(), payload.begin(), payload.end());
-  Hash256 once;
-  Hash256 twice;
-  SHA256(message.data(), message.size(), once.bytes.data());
-  SHA256(once.bytes.data(), once.bytes.size(), twice.bytes.data());
-  return twice;
+  return DoubleSha256Ref(message);
 }
 
 void EncodeRecordRef(std::vector<uint8_t>& out, bool undo, const seam::MessageStart& magic, const Hash256& prev_block_hash,

@@ -1,5 +1,5 @@
 // Reference block/undo framing (docs/semantics.md §3): records encoded and parsed the plain way, over a file held as a
-// byte array of plaintext. The checksum hashes one concatenated buffer with OpenSSL's one-shot SHA256(),
+// byte array of plaintext. The checksum is DoubleSha256Ref (hash_ref.h) over one concatenated buffer,
 // independently of the subject's incremental EVP digest.
 #pragma once
 

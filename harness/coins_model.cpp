@@ -1,6 +1,7 @@
 #include "coins_model.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "check.h"
 #include "seam/coins_cache.h"
@@ -25,6 +26,7 @@ size_t HeapAfterAssign(size_t heap, const std::optional<Coin>& c) {
 }  // namespace
 
 std::optional<Coin> CheckedBaseView::PeekCoin(const OutPoint& outpoint) const {
+  if (failing_ == outpoint) throw std::runtime_error("injected read failure at " + outpoint.ToString());
   const auto it = coins_.find(outpoint);
   if (it == coins_.end()) return std::nullopt;
   return it->second;
@@ -108,6 +110,13 @@ void CoinsStackModel::Add(int level, Key k, const Coin& coin, bool possible_over
   e.heap = HeapOfCopy(e.coin);  // AddCoin moves a fresh copy in
   MarkDirty(l, k, e);
   if (fresh) e.fresh = true;
+}
+
+void CoinsStackModel::Emplace(int level, Key k, const Coin& coin) {
+  Level& l = levels_[level];
+  if (l.entries[k]) return;
+  ModelEntry& e = Insert(l, k, ModelEntry{coin, false, false, HeapOfCopy(coin)});
+  MarkDirty(l, k, e);
 }
 
 bool CoinsStackModel::Spend(int level, Key k) {

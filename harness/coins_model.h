@@ -20,10 +20,15 @@
 
 namespace harness {
 
+// What the testers' last read-error callback throws out of a CoinsViewErrorCatcher, which would abort the
+// process after its callbacks: the read that failed ends there, and so does the input.
+struct ReadErrorSeen {};
+
 class CheckedBaseView : public seam::CoinsView {
  public:
   explicit CheckedBaseView(const Hash256& best_block) : best_(best_block) {}
   std::optional<Coin> GetCoin(const OutPoint& outpoint) override { return PeekCoin(outpoint); }
+  // Throws std::runtime_error (a failed read of the store) for the outpoint given to FailReadsOf.
   std::optional<Coin> PeekCoin(const OutPoint& outpoint) const override;
   Hash256 GetBestBlock() const override { return best_; }
   void BatchWrite(seam::CoinsCursor& cursor, const Hash256& best_block) override;
@@ -32,9 +37,12 @@ class CheckedBaseView : public seam::CoinsView {
   // Outpoints of the last batch, in the order the cursor yielded them.
   const std::vector<OutPoint>& last_batch() const { return last_batch_; }
   size_t batches() const { return batches_; }
+  // Reads of `outpoint` fail from now on (nullopt: none do).
+  void FailReadsOf(std::optional<OutPoint> outpoint) { failing_ = std::move(outpoint); }
 
  private:
   std::unordered_map<OutPoint, Coin, OutPointHasher> coins_;
+  std::optional<OutPoint> failing_;
   Hash256 best_;
   std::vector<OutPoint> last_batch_;
   size_t batches_ = 0;
@@ -72,6 +80,9 @@ class CoinsStackModel {
   // Whether AddCoin must throw: a spendable coin over an unspent entry without possible_overwrite.
   bool AddThrows(int level, Key k, const Coin& coin, bool possible_overwrite) const;
   void Add(int level, Key k, const Coin& coin, bool possible_overwrite);
+  // EmplaceCoinInternalDANGER: a new DIRTY (never FRESH) entry with `coin` if `level` has none for `k`,
+  // whatever the levels below hold; else nothing.
+  void Emplace(int level, Key k, const Coin& coin);
   bool Spend(int level, Key k);
   void Uncache(int level, Key k);
   // Flush (wipe) or sync `level` into the one below. The level below takes BestBlock(level), or with
@@ -107,6 +118,9 @@ class CoinsStackModel {
   size_t Usage(int level) const;
   const std::vector<Key>& DirtyOrder(int level) const { return levels_[level].dirty_order; }
   const std::optional<Coin>& base(Key k) const { return base_[k]; }
+  // The base's coin at `k`, for a base that changed behind the model's back (a store after a power loss).
+  void SetBase(Key k, std::optional<Coin> coin) { base_[k] = std::move(coin); }
+  void SetBaseBestBlock(const Hash256& best) { base_best_ = best; }
 
  private:
   struct Level {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "coins_tables.h"
+#include "leak_check_pause.h"
 #include "seam/types.h"
 #include "obfuscation_ref.h"
 
@@ -74,34 +75,66 @@ std::string CoinsStoreStep::ToString() const {
     add("batch_limit=" + std::to_string(batch_limit) + ", cut=" + std::to_string(cut) +
         ", cut_again=" + std::to_string(cut_again));
   }
+  if (Reads(op, kLimit)) add("batch_limit=" + std::to_string(batch_limit));
+  if (Reads(op, kFault)) {
+    static constexpr const char* kKinds[] = {"write", "sync", "read"};
+    add(std::string("fails: ") + kKinds[static_cast<int>(FaultKind())] + " " + std::to_string(FaultAt()) +
+        (PowerLoss() && op != CoinsStoreOp::kFailRead ? ", then a power loss" : ""));
+  }
   return std::string(harness::ToString(op)) + "(" + args + ")";
 }
 
 CoinsStoreTester::CoinsStoreTester(const seam::Obfuscation::KeyBytes& key)
-    : env_(leveldb::NewMemEnv(leveldb::Env::Default())), key_(key), model_(Hash256{}) {
+    : env_(leveldb::NewMemEnv(leveldb::Env::Default())), disk_(env_.get()), key_(key), model_(Hash256{}) {
   OpenStore(key_);
-  cache_ = std::make_unique<seam::CoinsViewCache>(store_.get());
   model_.Push();
+  MarkDurable({}, std::nullopt);
   CheckStore(reference_, "a new store");
 }
 
-CoinsStoreTester::~CoinsStoreTester() {
-  cache_.reset();  // before the store it reads from
-  CloseStore();
-}
+CoinsStoreTester::~CoinsStoreTester() { CloseStore(); }
 
 void CoinsStoreTester::OpenStore(const seam::Obfuscation::KeyBytes& key) {
   seam::CoinsStore::Options options;
   options.path = kPath;
-  options.env = env_.get();
+  options.env = &disk_;
   if (!IsZero(key)) options.new_obfuscation_key = key;
   store_ = std::make_unique<seam::CoinsStore>(options);
+  catcher_ = std::make_unique<seam::CoinsViewErrorCatcher>(store_.get());
+  catcher_->AddReadErrCallback([this] { callbacks_run_.push_back(1); });
+  catcher_->AddReadErrCallback([this] {
+    callbacks_run_.push_back(2);
+    throw ReadErrorSeen{};
+  });
+  cache_ = std::make_unique<seam::CoinsViewCache>(catcher_.get());
 }
 
-void CoinsStoreTester::CloseStore() { store_.reset(); }
+void CoinsStoreTester::CloseStore() {
+  cache_.reset();  // the views over the store first
+  catcher_.reset();
+  store_.reset();
+}
+
+void CoinsStoreTester::MarkDurable(KvMap state, std::optional<FlushRecord> pending) {
+  durable_ = std::move(state);
+  durable_pending_ = std::move(pending);
+  since_open_.clear();
+}
+
+void CoinsStoreTester::ResyncModel() {
+  model_.Pop();
+  model_.Push();
+  Hash256 best;
+  if (const auto b = reference_.find("B"); b != reference_.end()) std::copy(b->second.begin(), b->second.end(), best.bytes.begin());
+  model_.SetBaseBestBlock(best);
+  for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) {
+    const auto it = reference_.find(RefCoinKey(OutpointTable()[k]));
+    model_.SetBase(k, it == reference_.end() ? std::nullopt : RefDecodeCoin(it->second));
+  }
+}
 
 bool CoinsStoreTester::Apply(CoinsStoreStep step) {
-  if (static_cast<uint8_t>(step.op) >= kCoinsStoreOpCount) return false;
+  if (ended_ || static_cast<uint8_t>(step.op) >= kCoinsStoreOpCount) return false;
   step.outpoint %= kTableSize;
   step.coin %= kTableSize;
   step.batch_limit = std::max<uint32_t>(step.batch_limit, 1);
@@ -114,6 +147,8 @@ bool CoinsStoreTester::Apply(CoinsStoreStep step) {
     const ModelEntry* here = model_.Find(0, k);
     if (model_.Peek(0, k) && !(here != nullptr && here->coin)) return false;
   }
+  // A snapshot holds spendable coins only; the store could not read an unspendable one back as written.
+  if (step.op == CoinsStoreOp::kEmplace && IsUnspendable(coin.script)) return false;
   log_.Add(step);
   try {
     switch (step.op) {
@@ -151,15 +186,14 @@ bool CoinsStoreTester::Apply(CoinsStoreStep step) {
       case CoinsStoreOp::kFlush:
       case CoinsStoreOp::kSync: ApplyFlush(step); break;
       case CoinsStoreOp::kReopen: {
-        cache_.reset();
         CloseStore();
         const seam::Obfuscation::KeyBytes requested = RequestedKey(step.block);
         OpenStore(requested);
         // docs/semantics.md §2: a key is created only for a new, empty database; an existing key is kept.
         if (IsZero(key_) && reference_.empty()) key_ = requested;
-        cache_ = std::make_unique<seam::CoinsViewCache>(store_.get());
         model_.Pop();
         model_.Push();
+        MarkDurable(reference_, std::nullopt);
         HARNESS_CHECK(!store_->IsMidFlush(), "a store closed between flushes reopens mid-flush");
         HARNESS_CHECK(store_->obfuscation().key() == key_, "obfuscation key after a reopen: ",
                       store_->obfuscation().ToString());
@@ -172,12 +206,70 @@ bool CoinsStoreTester::Apply(CoinsStoreStep step) {
         HARNESS_CHECK_EQ(store_->HaveCoin(o), model_.base(k).has_value(), "HaveCoin on the store");
         break;
       }
+      case CoinsStoreOp::kEmplace:
+        cache_->EmplaceCoinInternalDANGER(o, Coin(coin));
+        model_.Emplace(0, k, coin);
+        break;
+      case CoinsStoreOp::kLoadSnapshot: ApplyLoad(step); break;
+      case CoinsStoreOp::kFailFlush: ApplyFailFlush(step); break;
+      case CoinsStoreOp::kFailReopen: ApplyFailReopen(step); break;
+      case CoinsStoreOp::kFailRead:
+        ApplyFailRead(step);
+        if (ended_) return true;
+        break;
     }
   } catch (const std::exception& e) {
     HARNESS_CHECK(false, "unexpected exception: ", e.what());
   }
   CheckCache(k);
   return true;
+}
+
+void CoinsStoreTester::ApplyLoad(const CoinsStoreStep& step) {
+  // As the snapshot loader does: coins emplaced into one cache, which the flushes that follow write. A
+  // quarter of the table: more would make every check of the store that follows cost more than the rest
+  // of the input.
+  for (size_t i = 0; i < kTableSize / 4; ++i) {
+    const auto k = static_cast<CoinsStackModel::Key>((step.outpoint + i) % kTableSize);
+    const Coin& coin = CoinTable()[(k * 5 + step.coin) % kTableSize];
+    if (IsUnspendable(coin.script)) continue;
+    cache_->EmplaceCoinInternalDANGER(OutpointTable()[k], Coin(coin));
+    model_.Emplace(0, k, coin);
+    touched_ |= uint64_t{1} << k;
+  }
+}
+
+void CoinsStoreTester::ApplyFailRead(const CoinsStoreStep& step) {
+  const CoinsStackModel::Key k = step.outpoint;
+  // A restart: LevelDB moves what its log holds into table files, which the read then has to open.
+  CloseStore();
+  OpenStore(key_);
+  model_.Pop();
+  model_.Push();
+  MarkDurable(reference_, std::nullopt);
+  callbacks_run_.clear();
+  disk_.Arm(step.FaultKind(), step.FaultAt());
+  bool seen = false;
+  std::optional<Coin> got;
+  try {
+    got = cache_->GetCoin(OutpointTable()[k]);
+  } catch (const ReadErrorSeen&) {
+    seen = true;
+  }
+  disk_.Disarm();
+  // Not every failed read fails the lookup: LevelDB does without a table's filter block when it cannot read
+  // it. Then the answer must still be right.
+  HARNESS_CHECK(!seen || disk_.injected(), "the catcher saw a failed read where none failed");
+  if (seen) {
+    ++faults_;
+    HARNESS_CHECK(callbacks_run_ == std::vector<int>({1, 2}), "the catcher ran its callbacks in order, once each: ran ",
+                  callbacks_run_.size());
+    ended_ = true;  // the node would abort here
+    return;
+  }
+  const auto want = model_.Get(0, k);
+  HARNESS_CHECK(got == want, "GetCoin", disk_.injected() ? " after a read failed and LevelDB went on" : "",
+                ": subject ", Render(got), ", model ", Render(want));
 }
 
 FlushPlan CoinsStoreTester::Plan(const Hash256& new_tip) const {
@@ -216,11 +308,7 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     return;
   }
 
-  std::vector<DirtyEntry> entries;
-  for (const OutPoint& o : cache_->DirtyOrder()) {
-    const seam::CacheEntry& e = *cache_->FindEntry(o);
-    entries.push_back({o, e.coin, e.flags()});
-  }
+  const std::vector<DirtyEntry> entries = DirtyEntries();
   const FlushPlan plan = Plan(best);
   HARNESS_CHECK_EQ(entries.size(), plan.writes.size(), "DIRTY entries in the cache and the model");
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -248,17 +336,17 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     HARNESS_CHECK_EQ(partial, ends.size(), "partial batches of a flush with batch limit ", step.batch_limit);
     reference_ = plan.Complete(before);
     model_.WriteDown(0, wipe);
+    since_open_.push_back({before, plan, entries, ends, 0, ends.size(), true});
   } else {
     // The process is gone: so is the cache. The store is reopened from what LevelDB persisted.
     ++cuts_;
     HARNESS_CHECK(step.cut <= ends.size(), "the flush wrote more partial batches than the ", ends.size(), " predicted");
     size_t applied = ends[step.cut - 1];
     auto check_cut = [&](const char* when) {
-      cache_.reset();
       CloseStore();
       OpenStore(key_);
       const auto heads = store_->GetHeadBlocks();
-      HARNESS_CHECK(store_->IsMidFlush() && heads && heads->first == plan.new_tip && heads->second == plan.old_tip,
+      HARNESS_CHECK(store_->IsMidFlush() && (heads == std::vector{plan.new_tip, plan.old_tip}),
                     "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
       const KvMap expected = plan.MidFlush(before, applied);
       if (!StoreMatches(expected)) {
@@ -269,6 +357,8 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
         HARNESS_CHECK(false, "after ", when, " the store should hold the first ", applied, " of ", plan.writes.size(),
                       " writes:", Diff(state, expected));
       }
+      CheckStoreViews(when);
+      MarkDurable(expected, FlushRecord{before, plan, entries, ends, applied, 0, false});
     };
     check_cut("a cut flush");
     if (step.cut_again > 0 && step.cut_again <= ends.size()) {
@@ -279,13 +369,140 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     HARNESS_CHECK(Replay(entries, best, step.batch_limit, 0), "the final re-run was cut");
     reference_ = plan.Complete(before);
     model_.WriteDown(0, /*wipe=*/true);  // the re-run's cache flushed (and so emptied) itself
+    since_open_.push_back({before, plan, entries, ends, applied, ends.size(), true});
   }
   HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == best, "a completed flush records its best block");
   CheckStore(reference_, cut ? "after recovery" : "after a flush");
 }
 
+std::vector<CoinsStoreTester::DirtyEntry> CoinsStoreTester::DirtyEntries() const {
+  std::vector<DirtyEntry> entries;
+  for (const OutPoint& o : cache_->DirtyOrder()) {
+    const seam::CacheEntry& e = *cache_->FindEntry(o);
+    entries.push_back({o, e.coin, e.flags()});
+  }
+  return entries;
+}
+
+void CoinsStoreTester::ApplyFailFlush(const CoinsStoreStep& step) {
+  const Hash256 best = model_.ForwardedBestBlock(0);
+  if (best == Hash256{}) return;  // refused flushes are ApplyFlush's
+  FlushRecord flush{reference_, Plan(best), DirtyEntries(), {}, 0, 0, false};
+  flush.ends = flush.plan.PartialBatchEnds(step.batch_limit);
+  store_->set_batch_size(step.batch_limit);
+  store_->after_partial_write = [&](size_t) { ++flush.partial_written; };
+  disk_.Arm(step.FaultKind(), step.FaultAt());
+  std::string error;
+  try {
+    cache_->Flush();
+  } catch (const std::runtime_error& e) {
+    error = e.what();
+  }
+  disk_.Disarm();
+  store_->after_partial_write = nullptr;
+  partial_writes_ += flush.partial_written;
+  if (!disk_.injected()) {
+    HARNESS_CHECK(error.empty(), "a flush threw without a failing disk: ", error);
+    HARNESS_CHECK_EQ(flush.partial_written, flush.ends.size(), "partial batches of a flush with batch limit ",
+                     step.batch_limit);
+    reference_ = flush.plan.Complete(flush.before);
+    model_.WriteDown(0, /*wipe=*/true);
+    flush.partial_written = flush.ends.size();
+    flush.completed = true;
+    since_open_.push_back(std::move(flush));
+    HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == best, "a completed flush records its best block");
+    CheckStore(reference_, "after a flush the disk let through");
+    return;
+  }
+  ++faults_;
+  HARNESS_CHECK(!error.empty(), "a flush whose ", step.FaultKind() == FaultEnv::Kind::kSync ? "sync" : "write",
+                " failed returned as if it had succeeded");
+  CloseStore();  // the node stops: the cache is lost
+  Recover(std::move(flush), step.PowerLoss(), ("a flush that failed (" + error + ")").c_str());
+}
+
+void CoinsStoreTester::ApplyFailReopen(const CoinsStoreStep& step) {
+  CloseStore();  // the cache is lost, as in any restart
+  disk_.Arm(step.FaultKind(), step.FaultAt());
+  bool threw = false;
+  {
+    const LeakCheckPause pause(seam::kStoreFailedOpenLeaks);
+    try {
+      OpenStore(key_);
+    } catch (const seam::StoreError&) {
+      threw = true;
+    }
+  }
+  disk_.Disarm();
+  HARNESS_CHECK(!threw || disk_.injected(), "an open failed without a failing disk");
+  if (!disk_.injected()) {
+    model_.Pop();
+    model_.Push();
+    MarkDurable(reference_, std::nullopt);
+    CheckStore(reference_, "after a reopen the disk let through");
+    return;
+  }
+  ++faults_;
+  CloseStore();
+  Recover(std::nullopt, step.PowerLoss(), "a failed open");
+}
+
+void CoinsStoreTester::Recover(const std::optional<FlushRecord>& current, bool power_loss, const char* when) {
+  if (power_loss) disk_.DropUnsyncedData();
+  OpenStore(key_);
+  const KvMap state = Plaintext();
+  // The legal states, each with the flush it leaves unfinished: without a power loss only those the
+  // current flush can leave (it wrote its first partial_written batches, and the batch that failed may or
+  // may not have been applied: a write whose sync failed is in the log); after one, also any state since
+  // the database was last opened.
+  std::vector<std::pair<KvMap, const FlushRecord*>> legal;
+  if (power_loss) {
+    legal.emplace_back(durable_, durable_pending_ ? &*durable_pending_ : nullptr);
+    for (const FlushRecord& r : since_open_) {
+      for (size_t b = 1; b <= r.partial_written && b <= r.ends.size(); ++b) legal.emplace_back(r.After(b), &r);
+      if (r.completed) legal.emplace_back(r.plan.Complete(r.before), nullptr);
+    }
+  }
+  if (current) {
+    for (size_t b = power_loss ? 0 : current->partial_written; b <= current->partial_written; ++b) {
+      legal.emplace_back(current->After(b), b == 0 && current->floor == 0 ? nullptr : &*current);
+    }
+    if (current->partial_written < current->ends.size()) {
+      legal.emplace_back(current->After(current->partial_written + 1), &*current);
+    } else {
+      legal.emplace_back(current->plan.Complete(current->before), nullptr);
+    }
+  } else {
+    legal.emplace_back(reference_, nullptr);
+  }
+  const auto match = std::find_if(legal.begin(), legal.end(), [&](const auto& l) { return l.first == state; });
+  if (match == legal.end()) {
+    HARNESS_CHECK(false, "after ", when, power_loss ? " and a power loss" : "", " the store is in no state it could ",
+                  "legally be in; against the last legal one:", Diff(state, legal.back().first));
+  }
+  CheckStore(state, when);
+  reference_ = state;
+  if (const FlushRecord* pending = match->second) {
+    HARNESS_CHECK(store_->IsMidFlush() && (store_->GetHeadBlocks() == std::vector{pending->plan.new_tip, pending->plan.old_tip}),
+                  "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
+    const FlushRecord done{pending->before, pending->plan, pending->entries, pending->ends, 0, 0, false};
+    MarkDurable(state, done);
+    HARNESS_CHECK(Replay(done.entries, done.plan.new_tip, store_->batch_size(), 0), "the recovery's re-run was cut");
+    reference_ = done.plan.Complete(done.before);
+    since_open_.push_back({done.before, done.plan, done.entries, done.ends, 0, 0, true});  // one batch
+    HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == done.plan.new_tip,
+                  "the re-run after ", when, " records its best block");
+    CheckStore(reference_, "after the recovery's re-run");
+    cache_ = std::make_unique<seam::CoinsViewCache>(catcher_.get());
+  } else {
+    HARNESS_CHECK(!store_->IsMidFlush(), "after ", when, " the store is mid-flush in a state no flush left unfinished");
+    MarkDurable(state, std::nullopt);
+  }
+  ResyncModel();
+}
+
 bool CoinsStoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut) {
-  auto replay = std::make_unique<ReplayCache>(store_.get());
+  auto replay = std::make_unique<ReplayCache>(catcher_.get());
   for (const DirtyEntry& e : entries) replay->InsertEntry(e.outpoint, e.coin, e.flags);
   replay->SetBestBlock(best);
   store_->set_batch_size(batch_limit);
@@ -340,6 +557,7 @@ void CoinsStoreTester::CheckStore(const KvMap& expected, const char* when) const
     HARNESS_CHECK(false, "store contents ", when, " differ from the reference:", Diff(got, expected));
   }
   CheckCursor(expected, when);
+  CheckStoreViews(when);
 }
 
 void CoinsStoreTester::CheckCursor(const KvMap& expected, const char* when) const {
@@ -367,6 +585,40 @@ void CoinsStoreTester::CheckCursor(const KvMap& expected, const char* when) cons
   HARNESS_CHECK(best == want_best, "the cursor's best block ", when);
 }
 
+void CoinsStoreTester::CheckStoreViews(const char* when) const {
+  const std::vector<Hash256> heads = store_->GetHeadBlocks();
+  HARNESS_CHECK(catcher_->GetHeadBlocks() == heads && cache_->GetHeadBlocks() == heads,
+                "the head blocks read through the catcher and the cache ", when, " are not the store's");
+  // LevelDB's estimate is offsets inside its table files: never more than their bytes. Its background
+  // compaction changes both whenever it likes, so they are compared when a round of reads saw neither change.
+  const auto table_bytes = [this] {
+    std::vector<std::string> files;
+    HARNESS_CHECK(env_->GetChildren(kPath, &files).ok(), "cannot list the database's files");
+    uint64_t bytes = 0;
+    for (const std::string& f : files) {
+      uint64_t size = 0;
+      if (f.size() > 4 && f.compare(f.size() - 4, 4, ".ldb") == 0 && env_->GetFileSize(std::string(kPath) + "/" + f, &size).ok()) {
+        bytes += size;
+      }
+    }
+    return bytes;
+  };
+  for (int round = 0;; ++round) {
+    const uint64_t bytes = table_bytes();
+    const size_t estimate = store_->EstimateSize();
+    const size_t through_catcher = catcher_->EstimateSize();
+    const size_t through_cache = cache_->EstimateSize();
+    if (store_->EstimateSize() != estimate || table_bytes() != bytes) {
+      HARNESS_CHECK(round < 100000, "the database's tables changed in every one of 100,000 rounds of reads");
+      continue;
+    }
+    HARNESS_CHECK(through_catcher == estimate && through_cache == estimate,
+                  "the size estimate read through the catcher and the cache ", when, " is not the store's");
+    HARNESS_CHECK(estimate <= bytes, "EstimateSize ", when, " is ", estimate, " bytes; the table files hold ", bytes);
+    return;
+  }
+}
+
 void CoinsStoreTester::CheckCache(CoinsStackModel::Key touched) const {
   try {
     cache_->SanityCheck();
@@ -386,6 +638,7 @@ void CoinsStoreTester::CheckCache(CoinsStackModel::Key touched) const {
 }
 
 void CoinsStoreTester::CheckAll() {
+  if (ended_) return;
   for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) {
     if (!(touched_ >> k & 1)) continue;
     const OutPoint& o = OutpointTable()[k];

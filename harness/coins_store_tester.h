@@ -1,5 +1,6 @@
-// CoinsStoreTester: a coins cache over a CoinsStore on an in-memory LevelDB Env, driven in lockstep with
-// CoinsStackModel (one cache level over the reference store) and the reference contents (coins_store_model.h).
+// CoinsStoreTester: a coins cache over a CoinsViewErrorCatcher over a CoinsStore on an in-memory LevelDB Env
+// that can be made to fail (FaultEnv), driven in lockstep with CoinsStackModel (one cache level over the
+// reference store) and the reference contents (coins_store_model.h).
 //
 // Modelled: cache operations as in CoinsTester; flushes and syncs into the store with any batch limit;
 // a flush cut after any partial batch (the crash hook throws), the cache lost with it, the store closed
@@ -12,9 +13,24 @@
 // and the number of partial batches is the one the reference predicts, and the store's cursor walks
 // exactly the reference's coins in key order with its best block; after a cut, the store reports
 // mid-flush with head blocks [new, original old tip], and its contents are a legal mid-flush state — the
-// exact one the reference predicts for that cut; a flush without a best block throws and writes nothing.
+// exact one the reference predicts for that cut; a flush without a best block throws and writes nothing;
+// the head blocks and the size estimate read through the cache and the catcher are the store's, and the
+// estimate is at most the bytes of the database's table files.
+// A snapshot load: EmplaceCoinInternalDANGER of one table coin, or of coins at a quarter of the table's
+// outpoints at once (a loaded cache larger than the steps of an input could build); the flushes that follow
+// are the snapshot loader's.
+// A failing disk (FaultEnv): a flush during which the k-th write or sync fails must throw (the caller
+// learns of it); the node then stops: the cache is lost, the store is closed, its unsynced data perhaps
+// lost too (a power loss), and reopened. It must hold a state it could legally have reached: the one
+// before the flush, or a mid-flush state of it with head blocks [new, original old tip] (after a power loss
+// also any earlier state since the database was last opened); a mid-flush store is brought to the flush's
+// end by running the same flush again. An open during which the k-th write or sync fails must throw or
+// succeed, and the next open must hold the same state. A read that fails below the catcher must run its
+// callbacks in order, as in CoinsTester, which ends the input (the node would abort); the store is reopened
+// first, so that the read goes to LevelDB's table files rather than its memtable.
 // Not modelled: cache internals (coins_cache_sim covers them: here only its sanity check and entry count),
-// several cache levels, on-disk files (the unit tests use a real directory and a real process crash).
+// several cache levels, on-disk files (the unit tests use a real directory and a real process crash), and
+// which of LevelDB's reads a read fault hits (the check is that the catcher sees exactly the ones that fail).
 //
 // Operations: HARNESS_STORE_OPS (stable IDs; new ones go at the end).
 #pragma once
@@ -33,10 +49,7 @@
 #include "seam/obfuscation.h"
 #include "seam/coins_store.h"
 #include "coins_store_model.h"
-
-namespace leveldb {
-class Env;
-}
+#include "fault_env.h"
 
 namespace harness {
 
@@ -53,12 +66,18 @@ namespace harness {
   X(kSync, 7, "Sync", kBatch)                            /* Sync into the store, likewise */                           \
   X(kReopen, 8, "Reopen", kKeyAsked)                     /* reopen the store, may ask for a key; the cache is lost */  \
   X(kPeekStore, 9, "PeekStore", kOutpoint)               /* PeekCoin and HaveCoin on the store itself */               \
+  X(kEmplace, 10, "Emplace", kOutpoint | kCoin)          /* EmplaceCoinInternalDANGER (spendable coins only) */        \
+  X(kLoadSnapshot, 11, "LoadSnapshot", kOutpoint | kCoin) /* Emplace coins at 16 outpoints from outpoint on */         \
+  X(kFailFlush, 12, "FailFlush", kLimit | kFault)        /* Flush while the disk fails; recover */                     \
+  X(kFailReopen, 13, "FailReopen", kFault)               /* reopen while the disk fails; the cache is lost */          \
+  X(kFailRead, 14, "FailRead", kOutpoint | kFault)       /* reopen, then GetCoin while a store read fails */           \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_ENUM(CoinsStoreOp, kCoinsStoreOpCount, HARNESS_STORE_OPS)
 
 struct CoinsStoreStep {
-  enum Arg : uint8_t { kOutpoint = 1, kCoin = 2, kBlock = 4, kKeyAsked = 8, kBatch = 16 };
+  // kBatch: a batch limit and two cut points; kLimit: only a batch limit; kFault: the fault byte.
+  enum Arg : uint8_t { kOutpoint = 1, kCoin = 2, kBlock = 4, kKeyAsked = 8, kBatch = 16, kLimit = 32, kFault = 64 };
   static constexpr uint8_t kArgs[] = HARNESS_OP_COLUMN(HARNESS_STORE_OPS);
   // Whether `op` reads any of `args`.
   static constexpr bool Reads(CoinsStoreOp op, uint8_t args) { return (OpColumn(kArgs, op) & args) != 0; }
@@ -70,6 +89,14 @@ struct CoinsStoreStep {
   uint32_t batch_limit = 1;  // bytes, >= 1 (flush and sync)
   uint8_t cut = 0;          // 0: none; n: cut the flush after its n-th partial batch, if it has one
   uint8_t cut_again = 0;    // likewise for the first re-run
+  // The failing disk: the k-th (FaultAt) write or sync (a read for kFailRead) fails; with PowerLoss the
+  // unsynced data is lost before the store is reopened.
+  uint8_t fault = 0;
+  FaultEnv::Kind FaultKind() const {
+    return op == CoinsStoreOp::kFailRead ? FaultEnv::Kind::kRead : fault & 1 ? FaultEnv::Kind::kSync : FaultEnv::Kind::kWrite;
+  }
+  uint32_t FaultAt() const { return 1 + (fault >> 1 & 0x3f); }
+  bool PowerLoss() const { return fault & 0x80; }
   std::string ToString() const;
 };
 
@@ -87,9 +114,12 @@ class CoinsStoreTester {
   // the store compares all of it raw; each step checks the touched cache entry).
   HARNESS_NO_FUZZ_COVERAGE void CheckAll();
 
-  // Partial batches written by flushes so far, and flushes cut short: the fuzz target's progress signal.
+  // Partial batches written by flushes so far, flushes cut short, faults that struck: the progress signal.
   size_t partial_writes() const { return partial_writes_; }
   size_t cuts() const { return cuts_; }
+  size_t faults() const { return faults_; }
+  // A failed read ended the input: no further step applies.
+  bool ended() const { return ended_; }
 
  private:
   // A flush interrupted by the crash hook.
@@ -100,11 +130,40 @@ class CoinsStoreTester {
     Coin coin;
     uint8_t flags;
   };
+  // A flush as the store saw it since the database was last opened: what may survive a power loss.
+  struct FlushRecord {
+    KvMap before;
+    FlushPlan plan;
+    std::vector<DirtyEntry> entries;  // to run it again
+    std::vector<size_t> ends;         // FlushPlan::PartialBatchEnds
+    size_t floor = 0;                 // writes already in the store when it began (a re-run's)
+    size_t partial_written = 0;       // partial batches it wrote
+    bool completed = false;
+    // The store after its first `batches` partial batches (0: as before it began).
+    KvMap After(size_t batches) const {
+      return batches == 0 && floor == 0 ? before : plan.MidFlush(before, std::max(floor, batches ? ends[batches - 1] : 0));
+    }
+  };
 
-  // Opens the store asking for `key` if the database is new (all zero: no key).
+  // Opens the store asking for `key` if the database is new (all zero: no key), with the catcher and a new
+  // cache over it.
   void OpenStore(const seam::Obfuscation::KeyBytes& key);
   void CloseStore();
+  // The contents are now durable (the database was opened); `pending`: the flush it is in the middle of.
+  void MarkDurable(KvMap state, std::optional<FlushRecord> pending);
   void ApplyFlush(const CoinsStoreStep& step);
+  void ApplyFailFlush(const CoinsStoreStep& step);
+  void ApplyFailReopen(const CoinsStoreStep& step);
+  void ApplyFailRead(const CoinsStoreStep& step);
+  void ApplyLoad(const CoinsStoreStep& step);
+  // After the node stopped (the cache is gone, the store closed) and perhaps lost its unsynced data
+  // (`power_loss`): reopens, finds the legal state the store is in (`current`: the flush that was under way,
+  // if any), completes a flush it is in the middle of, and makes the reference and the model that state.
+  void Recover(const std::optional<FlushRecord>& current, bool power_loss, const char* when);
+  // The model's store level (and an empty cache level) from reference_.
+  void ResyncModel();
+  // The dirty entries of the cache, in list order, and the plan of flushing them to `best`.
+  std::vector<DirtyEntry> DirtyEntries() const;
   // Runs a flush of `entries` from a new cache; returns false if the hook cut it after `cut` partial batches.
   bool Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut);
   HARNESS_NO_FUZZ_COVERAGE FlushPlan Plan(const Hash256& new_tip) const;
@@ -119,17 +178,29 @@ class CoinsStoreTester {
   // them, and reports its best block.
   HARNESS_NO_FUZZ_COVERAGE void CheckCursor(const KvMap& expected, const char* when) const;
   HARNESS_NO_FUZZ_COVERAGE void CheckCache(CoinsStackModel::Key touched) const;
+  // The head blocks and size estimate through every view, and the estimate's bound.
+  HARNESS_NO_FUZZ_COVERAGE void CheckStoreViews(const char* when) const;
 
   std::unique_ptr<leveldb::Env> env_;
+  FaultEnv disk_;  // over env_: what the store opens its database on
   seam::Obfuscation::KeyBytes key_;
   std::unique_ptr<seam::CoinsStore> store_;
+  std::unique_ptr<seam::CoinsViewErrorCatcher> catcher_;
   std::unique_ptr<seam::CoinsViewCache> cache_;
+  std::vector<int> callbacks_run_;  // the catcher's callbacks, by number, in the order they ran
+  // The contents when the database was last opened and the flush it was then in the middle of; the
+  // flushes since. A power loss may take the store back to any state in between.
+  KvMap durable_;
+  std::optional<FlushRecord> durable_pending_;
+  std::vector<FlushRecord> since_open_;
   CoinsStackModel model_;  // level 0 is the cache; its base is the reference store's coins
   KvMap reference_;        // the reference store's plaintext contents (without the obfuscation key)
   // Outpoints any step has named: the final sweep reads only these (CheckStore compares everything else).
   uint64_t touched_ = 0;
   size_t partial_writes_ = 0;
   size_t cuts_ = 0;
+  size_t faults_ = 0;
+  bool ended_ = false;
   OpLog<CoinsStoreStep> log_;
 };
 

@@ -3,19 +3,43 @@
 #include <string>
 
 #include "check.h"
+#include "hash_ref.h"
 #include "rng.h"
 
 namespace harness {
 HARNESS_NO_FUZZ_COVERAGE_BEGIN  // tables: built once
 
+const std::vector<Transaction>& FundingTable() {
+  static const std::vector<Transaction> table = [] {
+    std::vector<Transaction> txs;
+    for (uint32_t t = 0; t < kFundingCount; ++t) {
+      Transaction& tx = txs.emplace_back();
+      tx.locktime = t;
+      TxIn& in = tx.vin.emplace_back();
+      if (t % 4 == 0) {
+        in.prevout = OutPoint{Hash256{}, kNullIndex};
+        in.script_sig = Script{0x01, static_cast<uint8_t>(t + 1)};
+      } else {
+        Rng rng(t + 1);
+        for (auto& b : in.prevout.txid.bytes) b = static_cast<uint8_t>(rng.Next());
+      }
+      tx.vout.assign(8, TxOut{0, Script(1, kOpReturn)});
+      for (size_t j = 0; j < std::size(kTableIndexes); ++j) {
+        const Coin& c = CoinTable()[4 * t + j];
+        tx.vout[kTableIndexes[j]] = TxOut{c.amount, c.script};
+      }
+    }
+    return txs;
+  }();
+  return table;
+}
+
 const std::vector<OutPoint>& OutpointTable() {
   static const std::vector<OutPoint> table = [] {
     std::vector<OutPoint> t;
-    for (uint64_t tx = 0; tx < kTableSize / 4; ++tx) {
-      Rng rng(tx + 1);
-      Hash256 txid;
-      for (auto& b : txid.bytes) b = static_cast<uint8_t>(rng.Next());
-      for (const uint32_t n : {0u, 1u, 2u, 7u}) t.push_back(OutPoint{txid, n});
+    for (const Transaction& tx : FundingTable()) {
+      const Hash256 txid = TxidRef(tx);
+      for (const uint32_t n : kTableIndexes) t.push_back(OutPoint{txid, n});
     }
     return t;
   }();

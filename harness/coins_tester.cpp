@@ -18,6 +18,21 @@ std::vector<OutPoint> Outpoints(const std::vector<CoinsStackModel::Key>& keys) {
 
 const OutPoint& TableOutpoint(CoinsStackModel::Key k) { return OutpointTable()[k]; }
 
+// The funding transaction whose output table outpoint `k` is, and the key of its output j.
+size_t FundingOf(CoinsStackModel::Key k) { return k / 4; }
+CoinsStackModel::Key KeyOf(size_t funding, size_t j) { return static_cast<CoinsStackModel::Key>(4 * funding + j); }
+
+// The transaction HaveInputs is asked about.
+Transaction Spender(const CoinsStep& step) {
+  if (step.SpendsCoinbase()) return FundingTable()[0];
+  Transaction tx;
+  for (int i = 0; i < step.InputCount(); ++i) {
+    tx.vin.emplace_back().prevout = OutpointTable()[(step.outpoint + i * step.InputStride()) % kTableSize];
+  }
+  tx.vout.push_back(TxOut{1, Script(1, 0x51)});
+  return tx;
+}
+
 }  // namespace
 
 std::string CoinsStep::ToString() const {
@@ -27,11 +42,33 @@ std::string CoinsStep::ToString() const {
     out += ", outpoint=" + std::to_string(outpoint) + " " + OutpointTable()[outpoint % kTableSize].ToString();
   }
   if (Reads(op, kBlock)) out += ", block=" + std::to_string(block);
+  switch (op) {
+    case CoinsOp::kAddCoins:
+      out += ", tx=" + std::to_string(outpoint % kTableSize / 4) + (CheckForOverwrite() ? ", check_for_overwrite" : "");
+      break;
+    case CoinsOp::kHaveInputs:
+      out += SpendsCoinbase() ? ", a coinbase"
+                              : ", inputs=" + std::to_string(InputCount()) + " stride=" + std::to_string(InputStride());
+      break;
+    case CoinsOp::kFailRead: {
+      static constexpr const char* kReads[] = {"GetCoin on the top", "PeekCoin on the top", "HaveCoin on the catcher",
+                                               "PeekCoin on the catcher"};
+      out += std::string(", read=") + kReads[ReadKind()];
+      break;
+    }
+    default:
+      break;
+  }
   return out + ")";
 }
 
-CoinsTester::CoinsTester() : base_(BlockHash(255)), model_(BlockHash(255)) {
-  caches_.push_back(std::make_unique<seam::CoinsViewCache>(&base_));
+CoinsTester::CoinsTester() : base_(BlockHash(255)), catcher_(&base_), model_(BlockHash(255)) {
+  catcher_.AddReadErrCallback([this] { callbacks_run_.push_back(1); });
+  catcher_.AddReadErrCallback([this] {
+    callbacks_run_.push_back(2);
+    throw ReadErrorSeen{};
+  });
+  caches_.push_back(std::make_unique<seam::CoinsViewCache>(&catcher_));
   model_.Push();
   empty_usage_ = caches_[0]->DynamicMemoryUsage();
 }
@@ -55,11 +92,10 @@ bool CoinsTester::Apply(CoinsStep step) {
   size_t sizes_before[kMaxLevels];
   for (int l = 0; l < levels(); ++l) sizes_before[l] = caches_[l]->GetCacheSize();
   step.outpoint %= kTableSize;
-  step.coin %= kTableSize;
   const CoinsStackModel::Key k = step.outpoint;
   touched_ |= uint64_t{1} << k;
   const OutPoint& o = OutpointTable()[k];
-  const Coin& coin = CoinTable()[step.coin];
+  const Coin& coin = CoinTable()[step.coin % kTableSize];
   seam::CoinsViewCache& cache = top();
 
   switch (step.op) {
@@ -175,12 +211,35 @@ bool CoinsTester::Apply(CoinsStep step) {
                     ", dirty count ", cache.GetDirtyCount());
       HARNESS_CHECK(cache.GetBestBlock() == model_.ReadBestBlock(t), "a reset cache reports its parent's best block");
       break;
+    case CoinsOp::kAddCoins:
+      if (!AddCoinsApplies(step)) return false;
+      log_.Add(step);
+      ApplyAddCoins(step);
+      break;
+    case CoinsOp::kHaveInputs:
+      log_.Add(step);
+      ApplyHaveInputs(step);
+      break;
+    case CoinsOp::kAccessByTxid:
+      if (!ApplyAccessByTxid(step)) return false;
+      break;
+    case CoinsOp::kEmplace:
+      log_.Add(step);
+      cache.EmplaceCoinInternalDANGER(o, Coin(coin));
+      model_.Emplace(t, k, coin);
+      break;
+    case CoinsOp::kFailRead:
+      log_.Add(step);
+      ApplyFailRead(step);
+      if (ended_) return true;
+      break;
     default:
       return false;
   }
   const bool wrote = step.op == CoinsOp::kFlush || step.op == CoinsOp::kSync;
   const bool dirtied = wrote || step.op == CoinsOp::kAdd || step.op == CoinsOp::kAddOverwrite ||
-                       step.op == CoinsOp::kSpend || step.op == CoinsOp::kSpendMoveOut || step.op == CoinsOp::kReset;
+                       step.op == CoinsOp::kSpend || step.op == CoinsOp::kSpendMoveOut || step.op == CoinsOp::kReset ||
+                       step.op == CoinsOp::kAddCoins || step.op == CoinsOp::kEmplace;
   for (int l = 0; l < levels(); ++l) {
     const bool changed = step.op == CoinsOp::kUsage || l == levels() - 1 || (wrote && l == levels() - 2) ||
                          (l < t && caches_[l]->GetCacheSize() != sizes_before[l]);
@@ -188,6 +247,142 @@ bool CoinsTester::Apply(CoinsStep step) {
   }
   if (dirtied) CheckDirtyOrder(levels() - 1);
   return true;
+}
+
+namespace {
+
+// Output j of a funding transaction as AddCoins adds it at `height`.
+Coin FundingCoin(size_t funding, size_t j, uint32_t height) {
+  const TxOut& out = FundingTable()[funding].vout[kTableIndexes[j]];
+  return Coin(out.value, out.script_pubkey, height, funding % 4 == 0);
+}
+
+}  // namespace
+
+bool CoinsTester::AddCoinsApplies(const CoinsStep& step) const {
+  // Without the check, a transaction that is not a coinbase adds its outputs FRESH. The misuse Add avoids
+  // is avoided here too: an output added FRESH over a coin only the base has is not issued. The outputs
+  // after one that throws are never added.
+  const size_t funding = FundingOf(step.outpoint);
+  if (step.CheckForOverwrite() || funding % 4 == 0) return true;
+  const int t = levels() - 1;
+  for (size_t j = 0; j < std::size(kTableIndexes); ++j) {
+    const CoinsStackModel::Key out = KeyOf(funding, j);
+    if (model_.AddThrows(t, out, FundingCoin(funding, j, 0), false)) return true;
+    if (model_.Find(t, out) == nullptr && model_.Peek(t, out) && !HeldBelow(t, out)) return false;
+  }
+  return true;
+}
+
+void CoinsTester::ApplyAddCoins(const CoinsStep& step) {
+  const int t = levels() - 1;
+  const size_t funding = FundingOf(step.outpoint);
+  const Transaction& tx = FundingTable()[funding];
+  const bool coinbase = funding % 4 == 0;
+  const uint32_t height = CoinTable()[step.coin % kTableSize].height;
+  bool threw = false;
+  try {
+    seam::AddCoins(top(), tx, height, step.CheckForOverwrite());
+  } catch (const std::logic_error&) {
+    threw = true;
+  }
+  bool throws = false;
+  for (size_t j = 0; j < std::size(kTableIndexes) && !throws; ++j) {
+    const CoinsStackModel::Key out = KeyOf(funding, j);
+    touched_ |= uint64_t{1} << out;
+    const Coin added = FundingCoin(funding, j, height);
+    bool overwrite = coinbase;
+    if (step.CheckForOverwrite()) {
+      const ModelEntry* e = model_.Fetch(t, out);
+      overwrite = e != nullptr && e->coin.has_value();
+    }
+    throws = model_.AddThrows(t, out, added, overwrite);
+    if (!throws) model_.Add(t, out, added, overwrite);
+  }
+  HARNESS_CHECK_EQ(threw, throws, "AddCoins throws exactly when an output would overwrite an unspent coin");
+  for (int l = 0; l <= t; ++l) {
+    for (size_t j = 0; j < std::size(kTableIndexes); ++j) CheckEntry(l, KeyOf(funding, j));
+  }
+}
+
+void CoinsTester::ApplyHaveInputs(const CoinsStep& step) {
+  const int t = levels() - 1;
+  const Transaction tx = Spender(step);
+  const bool got = top().HaveInputs(tx);
+  bool want = true;
+  if (!step.SpendsCoinbase()) {
+    for (int i = 0; i < step.InputCount() && want; ++i) {
+      const auto key = static_cast<CoinsStackModel::Key>((step.outpoint + i * step.InputStride()) % kTableSize);
+      touched_ |= uint64_t{1} << key;
+      const ModelEntry* e = model_.Fetch(t, key);
+      want = e != nullptr && e->coin.has_value();
+    }
+  }
+  HARNESS_CHECK_EQ(got, want, "HaveInputs");
+  for (int i = 0; i < step.InputCount(); ++i) {
+    const auto key = static_cast<CoinsStackModel::Key>((step.outpoint + i * step.InputStride()) % kTableSize);
+    for (int l = 0; l <= t; ++l) CheckEntry(l, key);
+  }
+}
+
+bool CoinsTester::ApplyAccessByTxid(const CoinsStep& step) {
+  const int t = levels() - 1;
+  const size_t funding = FundingOf(step.outpoint);
+  bool hit = false;
+  for (size_t j = 0; j < std::size(kTableIndexes); ++j) hit = hit || model_.Peek(t, KeyOf(funding, j)).has_value();
+  if (!hit) return false;
+  log_.Add(step);
+  const Coin got = seam::AccessByTxid(top(), OutpointTable()[KeyOf(funding, 0)].txid);
+  Coin want;
+  for (size_t j = 0; j < std::size(kTableIndexes); ++j) {
+    const ModelEntry* e = model_.Fetch(t, KeyOf(funding, j));
+    touched_ |= uint64_t{1} << KeyOf(funding, j);
+    if (e != nullptr && e->coin) {
+      want = *e->coin;
+      break;
+    }
+  }
+  HARNESS_CHECK(got == want, "AccessByTxid: subject ", got.ToString(), ", model ", want.ToString());
+  for (int l = 0; l <= t; ++l) {
+    for (size_t j = 0; j < std::size(kTableIndexes); ++j) CheckEntry(l, KeyOf(funding, j));
+  }
+  return true;
+}
+
+void CoinsTester::ApplyFailRead(const CoinsStep& step) {
+  const int t = levels() - 1;
+  const CoinsStackModel::Key k = step.outpoint;
+  const OutPoint& o = OutpointTable()[k];
+  // A read through the top reaches the base unless a cache level has an entry for the outpoint.
+  bool reaches_base = true;
+  if (step.ReadKind() < 2) {
+    for (int l = t; l >= 0 && reaches_base; --l) reaches_base = model_.Find(l, k) == nullptr;
+  }
+  base_.FailReadsOf(o);
+  callbacks_run_.clear();
+  bool seen = false;
+  std::optional<Coin> got;
+  try {
+    switch (step.ReadKind()) {
+      case 0: got = top().GetCoin(o); break;
+      case 1: got = top().PeekCoin(o); break;
+      case 2: got = catcher_.HaveCoin(o) ? std::optional(Coin()) : std::nullopt; break;
+      default: got = catcher_.PeekCoin(o); break;
+    }
+  } catch (const ReadErrorSeen&) {
+    seen = true;
+  }
+  base_.FailReadsOf(std::nullopt);
+  HARNESS_CHECK_EQ(seen, reaches_base, "a read that reaches the base fails through the catcher's callbacks");
+  if (seen) {
+    HARNESS_CHECK(callbacks_run_ == std::vector<int>({1, 2}), "the catcher ran its callbacks in order, once each: ran ",
+                  callbacks_run_.size());
+    ended_ = true;  // the process would abort here; the cache's state after the exception is not Core's
+    return;
+  }
+  HARNESS_CHECK(callbacks_run_.empty(), "the catcher ran its callbacks without a failed read");
+  const auto want = step.ReadKind() == 0 ? model_.Get(t, k) : model_.Peek(t, k);
+  HARNESS_CHECK(got == want, "a read answered by a cache level: subject ", Render(got), ", model ", Render(want));
 }
 
 void CoinsTester::ApplyWrite(bool wipe) {
@@ -281,6 +476,8 @@ void CoinsTester::CheckAll() {
     HARNESS_CHECK(got == want, "PeekCoin ", o.ToString(), ": subject ", Render(got), ", model ", Render(want));
   }
   HARNESS_CHECK_EQ(base_.coins().size(), base_coins, "the base holds only table outpoints");
+  HARNESS_CHECK(top().GetHeadBlocks().empty() && top().EstimateSize() == 0,
+                "the base has no head blocks and no size estimate, so neither has any view over it");
 }
 
 HARNESS_NO_FUZZ_COVERAGE_END

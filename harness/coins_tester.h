@@ -1,5 +1,6 @@
-// CoinsTester: up to four CoinsViewCache levels over a CheckedBaseView, driven in lockstep with
-// CoinsStackModel. Operations act on the top cache.
+// CoinsTester: up to four CoinsViewCache levels over a CoinsViewErrorCatcher over a CheckedBaseView (as a
+// node stacks its caches over the error catcher over the store), driven in lockstep with CoinsStackModel.
+// Operations act on the top cache.
 //
 // Checked after every operation: the operation's result (lookups, spend's return value and moved-out
 // coin, add's exception; a reset level is empty, with usage and dirty count 0, and reports its parent's
@@ -12,6 +13,17 @@
 // the base) received entries equals the first-dirtied order; after a sync the level holds only clean
 // unspent entries. CheckAll() is the final sweep: every outpoint at every level, dirty-list orders, best
 // blocks, the base's coins, and peeks through the whole stack.
+// A transaction's coins: AddCoins of a funding transaction (coins_tables.h) at a height, with or without
+// check_for_overwrite, coinbase or not (its outputs, in order, each as AddCoin with the overwrite rule;
+// a throw leaves the outputs before it added); HaveInputs of a transaction spending 1-4 table outpoints
+// (fetched in order up to the first missing) or of a coinbase; AccessByTxid of a funding transaction with
+// an unspent table output (the lowest index wins; the fetches on the way are checked as any fetch is). A
+// txid without one is not asked for: the miss walks all 111,111 output indexes (the unit tests ask).
+// EmplaceCoinInternalDANGER of any table coin. A failed read: the base is made to throw on reads of one
+// outpoint, which is then read through the top (GetCoin or PeekCoin) or on the catcher itself (HaveCoin
+// or PeekCoin); when the read reaches the base, the catcher's two callbacks must run, in order, and the
+// second one throws ReadErrorSeen out of it (the catcher would abort the process next), which ends the
+// input like a failed flush; when a level answers, the read's result is checked as any read's.
 // Caller misuse is modelled where Core detects it: AddCoin without possible_overwrite over a coin a lower
 // cache level holds makes a FRESH entry, and the flush or sync that brings it onto that coin must throw
 // std::logic_error ("FRESH flag misapplied"). A failed sync is checked like any other (what was written
@@ -58,6 +70,11 @@ namespace harness {
   X(kSetBestBlock, 14, "SetBestBlock", kBlock)           /* SetBestBlock on the top cache */                           \
   X(kPeek, 15, "Peek", kOutpoint)                        /* PeekCoin */                                                \
   X(kReset, 16, "Reset", 0)                              /* Reset the top cache: all dropped, no own best block */     \
+  X(kAddCoins, 17, "AddCoins", kOutpoint | kCoin)         /* AddCoins(outpoint's funding tx, coin's height) */        \
+  X(kHaveInputs, 18, "HaveInputs", kOutpoint | kCoin)     /* HaveInputs(a tx spending from outpoint on, by coin) */   \
+  X(kAccessByTxid, 19, "AccessByTxid", kOutpoint)        /* AccessByTxid(outpoint's txid) */                          \
+  X(kEmplace, 20, "Emplace", kOutpoint | kCoin)           /* EmplaceCoinInternalDANGER */                             \
+  X(kFailRead, 21, "FailRead", kOutpoint | kCoin)         /* a read of outpoint fails in the base; coin picks the read */ \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_ENUM(CoinsOp, kCoinsOpCount, HARNESS_COINS_OPS)
@@ -74,7 +91,17 @@ struct CoinsStep {
   uint8_t block = 0;     // best block hash id
   uint8_t level = 0;     // the top level when applied (filled in by Apply)
   std::string ToString() const;
+
+  // What AddCoins, HaveInputs and FailRead read from the coin byte besides (or instead of) a coin.
+  bool CheckForOverwrite() const { return coin >= 128; }
+  // HaveInputs: 1-4 inputs, outpoint + i * stride; a coinbase instead when the byte is 240 or more.
+  int InputCount() const { return 1 + coin % 4; }
+  int InputStride() const { return 1 + coin / 4 % 16; }
+  bool SpendsCoinbase() const { return coin >= 240; }
+  // FailRead: 0 GetCoin or 1 PeekCoin through the top cache, 2 HaveCoin or 3 PeekCoin on the catcher.
+  int ReadKind() const { return coin % 4; }
 };
+
 
 static_assert(kTableSize == CoinsStackModel::kKeys, "one model key per table outpoint");
 
@@ -108,7 +135,16 @@ class CoinsTester {
   // Whether a cache level below `level` has an entry for `k`.
   bool HeldBelow(int level, CoinsStackModel::Key k) const;
 
+  // Whether AddCoins is issued: not as the misuse Add avoids (see Apply).
+  bool AddCoinsApplies(const CoinsStep& step) const;
+  void ApplyAddCoins(const CoinsStep& step);
+  void ApplyHaveInputs(const CoinsStep& step);
+  bool ApplyAccessByTxid(const CoinsStep& step);
+  void ApplyFailRead(const CoinsStep& step);
+
   CheckedBaseView base_;
+  seam::CoinsViewErrorCatcher catcher_;
+  std::vector<int> callbacks_run_;  // the catcher's callbacks, by number, in the order they ran
   CoinsStackModel model_;
   std::vector<std::unique_ptr<seam::CoinsViewCache>> caches_;
   OpLog<CoinsStep> log_;

@@ -14,7 +14,7 @@ HARNESS_NO_FUZZ_COVERAGE_BEGIN  // model and tester: the caches under test are c
 namespace {
 
 // The funding outpoints: txids unrelated to any transaction the tester builds.
-const std::vector<OutPoint>& FundingTable() {
+const std::vector<OutPoint>& FundingOutpoints() {
   static const std::vector<OutPoint> table = [] {
     std::vector<OutPoint> t;
     for (uint64_t tx = 0; tx < OverlayTester::kFunding / 4; ++tx) {
@@ -67,7 +67,7 @@ OverlayTester::OverlayTester(int workers)
       model_(BlockHash(255)) {
   model_.Push();                 // the tip
   model_.Push(/*peeks=*/true);  // the overlays
-  for (const OutPoint& o : FundingTable()) KeyOf(o);
+  for (const OutPoint& o : FundingOutpoints()) KeyOf(o);
 }
 
 OverlayTester::~OverlayTester() = default;
@@ -97,7 +97,7 @@ bool OverlayTester::BuildBlock(const std::vector<TxShape>& shapes) {
     for (const uint8_t s : shape.inputs) {
       OutPoint prevout;
       if (s < 0x80) {
-        prevout = FundingTable()[s % kFunding];
+        prevout = FundingOutpoints()[s % kFunding];
       } else {
         const size_t from = ((s >> 2) & 7) % b.txids.size();
         prevout = OutPoint{b.txids[from], static_cast<uint32_t>(s & 3)};
@@ -254,7 +254,7 @@ bool OverlayTester::Apply(const OverlayStep& step) {
   switch (step.op) {
     case OverlayOp::kFund: {
       if (block_) return false;
-      const Key k = *KeyOf(FundingTable()[step.arg % kFunding]);
+      const Key k = *KeyOf(FundingOutpoints()[step.arg % kFunding]);
       const Coin& coin = CoinTable()[step.coin % kTableSize];
       // Misuse the base cannot detect (it takes a FRESH entry for a coin it has silently), as in CoinsTester.
       if (!step.overwrite && model_.Find(0, k) == nullptr && model_.Peek(0, k)) return false;
@@ -275,7 +275,7 @@ bool OverlayTester::Apply(const OverlayStep& step) {
     case OverlayOp::kTipSpend: {
       if (block_) return false;
       log_.Add(step);
-      const Key k = *KeyOf(FundingTable()[step.arg % kFunding]);
+      const Key k = *KeyOf(FundingOutpoints()[step.arg % kFunding]);
       HARNESS_CHECK_EQ(tip_.SpendCoin(OutpointOf(k)), model_.Spend(0, k), "the tip's SpendCoin");
       CheckEntry(tip_, model_, 0, k, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
       CheckTip(/*every_key=*/false);

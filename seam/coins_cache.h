@@ -1,12 +1,15 @@
 // Seam: the coins cache with its intrusive list of flagged entries, and the overlay a block is connected
 // through (Bitcoin Core's CCoinsViewCache and CoinsViewOverlay, coins.h).
 //
-// Contract (docs/semantics.md §1): the interface of src/coins/view.h, src/coins/cache.h and
-// src/coins/overlay.h — CoinsView (the parent interface: GetCoin, PeekCoin, HaveCoin, GetBestBlock,
-// BatchWrite with a CoinsCursor over flagged entries), CacheEntry (coin + DIRTY/FRESH flags),
-// CoinsViewCache (AddCoin, SpendCoin, AccessCoin, HaveCoinInCache, Uncache, Flush, Sync, Reset,
-// SanityCheck, DynamicMemoryUsage, GetCacheSize, GetDirtyCount, DirtyOrder) and CoinsViewOverlay
-// (constructed over a parent with 0..kMaxWorkers fetching threads; StartFetching, AllInputsConsumed).
+// Contract (docs/semantics.md §1): the interface of src/coins/view.h, src/coins/cache.h,
+// src/coins/tx_coins.h, src/coins/error_catcher.h and src/coins/overlay.h — CoinsView (the parent
+// interface: GetCoin, PeekCoin, HaveCoin, GetBestBlock, BatchWrite with a CoinsCursor over flagged entries,
+// GetHeadBlocks, EstimateSize), CacheEntry (coin + DIRTY/FRESH flags), CoinsViewCache (AddCoin, SpendCoin,
+// AccessCoin, HaveCoinInCache, Uncache, EmplaceCoinInternalDANGER, HaveInputs, Flush, Sync, Reset,
+// SanityCheck, DynamicMemoryUsage, GetCacheSize, GetDirtyCount, DirtyOrder), AddCoins and AccessByTxid,
+// CoinsViewErrorCatcher (AddReadErrCallback; a failed read below it runs the callbacks, then aborts) and
+// CoinsViewOverlay (constructed over a parent with 0..kMaxWorkers fetching threads; StartFetching,
+// AllInputsConsumed).
 //
 // Where the two subjects' contracts differ (docs/bitcoin-core.md, the differences table):
 //   ModelledUsage(cache)      the part of DynamicMemoryUsage() the reference model predicts (entries'
@@ -42,11 +45,14 @@
 #if SUITE_SUBJECT_CORE
 #include "core/coins_cache.h"
 namespace seam {
+using core_adapter::AccessByTxid;
+using core_adapter::AddCoins;
 using core_adapter::CacheEntry;
 using core_adapter::CoinsCachePair;
 using core_adapter::CoinsCursor;
 using core_adapter::CoinsView;
 using core_adapter::CoinsViewCache;
+using core_adapter::CoinsViewErrorCatcher;
 using core_adapter::CoinsViewOverlay;
 inline size_t ModelledUsage(const CoinsViewCache& cache) { return cache.CoinsUsage(); }
 inline size_t ScriptHeapCharge(size_t bytes) { return CoinsViewCache::ScriptHeapCharge(bytes); }
@@ -63,14 +69,19 @@ inline constexpr bool kOverlaySyncRaces = core_adapter::kOverlaySyncRaces;
 #include <mutex>
 
 #include "src/coins/cache.h"
+#include "src/coins/error_catcher.h"
 #include "src/coins/overlay.h"
+#include "src/coins/tx_coins.h"
 #include "src/coins/view.h"
 namespace seam {
+using embedded::AccessByTxid;
+using embedded::AddCoins;
 using embedded::CacheEntry;
 using embedded::CoinsCachePair;
 using embedded::CoinsCursor;
 using embedded::CoinsView;
 using embedded::CoinsViewCache;
+using embedded::CoinsViewErrorCatcher;
 inline size_t ModelledUsage(const CoinsViewCache& cache) { return cache.DynamicMemoryUsage(); }
 inline size_t ScriptHeapCharge(size_t bytes) { return bytes; }
 inline constexpr bool kBatchWriteMovesErasedCoins = false;

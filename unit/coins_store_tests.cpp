@@ -21,6 +21,8 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "seam/obfuscation.h"
 #include "rng.h"
@@ -31,18 +33,10 @@
 #include "store_fixture.h"
 #include "coins_store_model.h"
 #include "coins_store_tester.h"
+#include "fault_env.h"
+#include "leak_check_pause.h"
 #include "test_util.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SUITE_LEAK_CHECKS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SUITE_LEAK_CHECKS 1
-#endif
-#endif
-#if SUITE_LEAK_CHECKS
-#include <sanitizer/lsan_interface.h>
-#endif
 
 namespace {
 
@@ -71,11 +65,13 @@ constexpr seam::Obfuscation::KeyBytes kKey{0x9c, 0x01, 0x7e, 0xa5, 0x00, 0xff, 0
 // An in-memory file system that outlives the stores opened on it.
 struct MemDisk {
   std::unique_ptr<leveldb::Env> env{leveldb::NewMemEnv(leveldb::Env::Default())};
+  // Where the stores open their database: over `env`, failing when armed.
+  mutable harness::FaultEnv faults{env.get()};
   std::unique_ptr<seam::CoinsStore> Open(size_t batch_size = seam::CoinsStore::kDefaultBatchSize,
                                    std::optional<seam::Obfuscation::KeyBytes> key = kKey) const {
     seam::CoinsStore::Options options;
     options.path = "/coins";
-    options.env = env.get();
+    options.env = &faults;
     options.batch_size = batch_size;
     options.new_obfuscation_key = key;
     return std::make_unique<seam::CoinsStore>(options);
@@ -126,25 +122,7 @@ void FlushToB(seam::CoinsStore& store, size_t cut) {
   store.after_partial_write = nullptr;
 }
 
-// While alive (and `active`), LeakSanitizer does not report objects allocated on this thread.
-class LeakCheckPause {
- public:
-  explicit LeakCheckPause([[maybe_unused]] bool active) : active_(active) {
-#if SUITE_LEAK_CHECKS
-    if (active_) __lsan_disable();
-#endif
-  }
-  ~LeakCheckPause() {
-#if SUITE_LEAK_CHECKS
-    if (active_) __lsan_enable();
-#endif
-  }
-  LeakCheckPause(const LeakCheckPause&) = delete;
-  LeakCheckPause& operator=(const LeakCheckPause&) = delete;
-
- private:
-  [[maybe_unused]] bool active_;
-};
+using harness::LeakCheckPause;
 
 // A flush the store must refuse: `Refusal` thrown, or, where that contract is an assert
 // (seam::kStoreFlushRefusalAborts), the end of a child process by SIGABRT (this process's store untouched).
@@ -154,21 +132,7 @@ void CheckFlushRefused(const std::function<void()>& flush, const char* what) {
     BOOST_CHECK_THROW(flush(), Refusal);
     return;
   }
-  const pid_t pid = fork();
-  BOOST_REQUIRE(pid >= 0);
-  if (pid == 0) {
-    // The default action, not Boost.Test's handler, which would carry on running tests in this child.
-    std::signal(SIGABRT, SIG_DFL);
-    try {
-      flush();
-    } catch (...) {
-      _exit(2);
-    }
-    _exit(0);
-  }
-  int status = 0;
-  BOOST_REQUIRE(waitpid(pid, &status, 0) == pid);
-  BOOST_TEST((WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT), what << " must abort; child status " << status);
+  BOOST_TEST(unit::AbortsInChild(flush), what << " must abort");
 }
 
 }  // namespace
@@ -442,7 +406,7 @@ BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary) {
         auto store = disk.Open(limit);
         BOOST_TEST(store->IsMidFlush());
         BOOST_TEST((store->GetBestBlock() == Hash256{}));
-        BOOST_TEST((store->GetHeadBlocks() == std::pair(BlockB(), BlockA())));
+        BOOST_TEST((store->GetHeadBlocks() == std::vector{BlockB(), BlockA()}));
         const KvMap state = Plain(*store);
         BOOST_TEST(plan.IsLegalMidFlush(before, state));
         BOOST_TEST((state == plan.MidFlush(before, ends[cut - 1])));
@@ -473,7 +437,7 @@ BOOST_AUTO_TEST_CASE(repeated_interruption_keeps_old_tip) {
     FlushToB(*store, cut);
     store.reset();
     store = disk.Open(1);
-    BOOST_TEST((store->GetHeadBlocks() == std::pair(BlockB(), BlockA())));
+    BOOST_TEST((store->GetHeadBlocks() == std::vector{BlockB(), BlockA()}));
     BOOST_TEST((Plain(*store) == plan.MidFlush(before, std::max<size_t>(30, cut))));
   }
   auto store = disk.Open(1);
@@ -513,7 +477,7 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
       options.path = dir.path();
       seam::CoinsStore store(options);
       BOOST_TEST(store.IsMidFlush());
-      BOOST_TEST((store.GetHeadBlocks() == std::pair(BlockB(), BlockA())));
+      BOOST_TEST((store.GetHeadBlocks() == std::vector{BlockB(), BlockA()}));
       BOOST_TEST((Plain(store) == plan.MidFlush(before, ends[k - 1])));
       store_fixture::Flush(store, store_fixture::FlushToB(), BlockB());
       BOOST_TEST(!store.IsMidFlush());
@@ -572,7 +536,7 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
     disk.Poke("B", "short");
     BOOST_TEST((disk.Open()->GetBestBlock() == Hash256{}));
     disk.Poke("H", "x");
-    BOOST_TEST(!disk.Open()->GetHeadBlocks().has_value());
+    BOOST_TEST(disk.Open()->GetHeadBlocks().empty());
     disk.Poke(seam::kObfuscationKeyKey, "\x07short");
     BOOST_TEST(!static_cast<bool>(disk.Open()->obfuscation()));
   }
@@ -604,12 +568,188 @@ BOOST_AUTO_TEST_CASE(obfuscation_key_life_cycle) {
   }
 }
 
+// The fault layer itself: the k-th write, sync or read of the arming thread fails once; a power loss keeps
+// what was synced.
+BOOST_AUTO_TEST_CASE(fault_env_fails_the_kth_operation) {
+  std::unique_ptr<leveldb::Env> mem(leveldb::NewMemEnv(leveldb::Env::Default()));
+  harness::FaultEnv env(mem.get());
+  BOOST_REQUIRE(env.CreateDir("/d").ok());
+  leveldb::WritableFile* raw = nullptr;
+  BOOST_REQUIRE(env.NewWritableFile("/d/f", &raw).ok());
+  std::unique_ptr<leveldb::WritableFile> f(raw);
+  env.Arm(harness::FaultEnv::Kind::kWrite, 2);
+  BOOST_TEST(f->Append("abc").ok());
+  BOOST_TEST(!f->Append("def").ok());
+  BOOST_TEST(env.injected());
+  BOOST_TEST(f->Append("ghi").ok());  // once only
+  BOOST_TEST(f->Sync().ok());
+  BOOST_TEST(f->Append("jkl").ok());
+  env.Arm(harness::FaultEnv::Kind::kSync, 1);
+  BOOST_TEST(!f->Sync().ok());
+  BOOST_REQUIRE(f->Close().ok());
+  f.reset();
+  uint64_t size = 0;
+  BOOST_REQUIRE(env.GetFileSize("/d/f", &size).ok());
+  BOOST_TEST(size == 9u);
+  BOOST_REQUIRE(env.RenameFile("/d/f", "/d/g").ok());
+  env.DropUnsyncedData();  // the failed sync did not sync "jkl"
+  BOOST_REQUIRE(env.GetFileSize("/d/g", &size).ok());
+  BOOST_TEST(size == 6u);
+  leveldb::RandomAccessFile* in = nullptr;
+  BOOST_REQUIRE(env.NewRandomAccessFile("/d/g", &in).ok());
+  std::unique_ptr<leveldb::RandomAccessFile> reader(in);
+  char scratch[8];
+  leveldb::Slice got;
+  env.Arm(harness::FaultEnv::Kind::kRead, 1);
+  bool other_thread_ok = false;
+  std::thread([&] { other_thread_ok = reader->Read(0, 3, &got, scratch).ok(); }).join();
+  BOOST_TEST(other_thread_ok);  // another thread's reads do not count
+  BOOST_TEST(!reader->Read(0, 3, &got, scratch).ok());
+  BOOST_TEST(reader->Read(0, 6, &got, scratch).ok());
+  BOOST_TEST(got.ToString() == "abcghi");
+}
+
+// A flush whose write fails throws; reopened, the store has the old tip or is mid-flush towards the new
+// one, and the same flush completes it. Every write of the flush is made to fail in turn.
+BOOST_AUTO_TEST_CASE(failed_write_keeps_the_old_tip) {
+  const harness::FlushPlan plan = PlanToB();
+  const KvMap before = PlainOldState();
+  const size_t limit = 300;
+  const std::vector<size_t> ends = plan.PartialBatchEnds(limit);
+  for (uint32_t k = 1;; ++k) {
+    BOOST_TEST_CONTEXT("write " << k << " fails") {
+      MemDisk disk;
+      bool failed = false;
+      {
+        auto store = disk.Open(limit);
+        WriteOldState(*store);
+        disk.faults.Arm(harness::FaultEnv::Kind::kWrite, k);
+        BOOST_CHECK_NO_THROW(try { FlushToB(*store, 0); } catch (const std::runtime_error&) { failed = true; });
+        disk.faults.Disarm();
+        BOOST_TEST(failed == disk.faults.injected());
+      }
+      if (!failed) {
+        BOOST_TEST(k > ends.size() + 1);  // every batch was a write that could fail
+        break;
+      }
+      auto store = disk.Open(limit);
+      const KvMap state = Plain(*store);
+      BOOST_TEST((state == before || plan.IsLegalMidFlush(before, state)));
+      BOOST_TEST((store->GetBestBlock() == BlockA() || store->GetHeadBlocks() == std::vector{BlockB(), BlockA()}));
+      FlushToB(*store, 0);
+      BOOST_TEST((Plain(*store) == plan.Complete(before)));
+    }
+  }
+}
+
+// A power loss after a flush leaves the store at its state when it was opened or at a later one of its
+// batches (the subject decides what it syncs: Bitcoin Core syncs nothing, so its log is lost); a flush cut
+// before a reopen is durable and, after the loss, still completes.
+BOOST_AUTO_TEST_CASE(power_loss_keeps_a_legal_state) {
+  const harness::FlushPlan plan = PlanToB();
+  const KvMap before = PlainOldState();
+  const KvMap after = plan.Complete(before);
+  const std::vector<size_t> ends = plan.PartialBatchEnds(1);
+  MemDisk disk;
+  {
+    auto store = disk.Open(1);
+    WriteOldState(*store);
+  }
+  {
+    auto store = disk.Open(1);  // the old state is in a synced table now
+    FlushToB(*store, 0);
+    BOOST_TEST((store->GetBestBlock() == BlockB()));
+  }
+  disk.faults.DropUnsyncedData();
+  {
+    auto store = disk.Open(1);
+    const KvMap state = Plain(*store);
+    bool legal = state == before || state == after;
+    for (const size_t end : ends) legal = legal || state == plan.MidFlush(before, end);
+    BOOST_TEST(legal);
+  }
+  MemDisk cut;
+  {
+    auto store = cut.Open(1);
+    WriteOldState(*store);
+    FlushToB(*store, 7);
+  }
+  cut.Open(1).reset();  // recovery writes the mid-flush state to a synced table
+  cut.faults.DropUnsyncedData();
+  auto store = cut.Open(1);
+  BOOST_TEST((Plain(*store) == plan.MidFlush(before, ends[6])));
+  FlushToB(*store, 0);
+  BOOST_TEST((Plain(*store) == after));
+}
+
+// An open during which the disk fails throws a StoreError (or succeeds); the next open finds the state.
+BOOST_AUTO_TEST_CASE(failed_open_then_open) {
+  const KvMap before = PlainOldState();
+  for (const auto kind : {harness::FaultEnv::Kind::kWrite, harness::FaultEnv::Kind::kSync, harness::FaultEnv::Kind::kRead}) {
+    for (uint32_t k = 1; k <= 4; ++k) {
+      BOOST_TEST_CONTEXT("operation kind " << static_cast<int>(kind) << ", number " << k) {
+        MemDisk disk;
+        {
+          auto store = disk.Open();
+          WriteOldState(*store);
+        }
+        disk.faults.Arm(kind, k);
+        {
+          const LeakCheckPause pause(seam::kStoreFailedOpenLeaks);
+          try {
+            disk.Open();
+          } catch (const seam::StoreError&) {
+            BOOST_TEST(disk.faults.injected());
+          }
+        }
+        disk.faults.Disarm();
+        BOOST_TEST((Plain(*disk.Open()) == before));
+      }
+    }
+  }
+}
+
+// A read that fails below the error catcher runs its callbacks; the store's own read throws.
+BOOST_AUTO_TEST_CASE(failed_read_reaches_the_catcher) {
+  MemDisk disk;
+  {
+    auto store = disk.Open();
+    WriteOldState(*store);
+  }
+  disk.Open().reset();
+  {
+    auto store = disk.Open();
+    FlushToB(*store, 0);
+  }
+  // B's coins are now in a table of their own, whose blocks no read of the open (the obfuscation key sorts
+  // before every key of that table) has brought into LevelDB's cache.
+  auto store = disk.Open();
+  seam::CoinsViewErrorCatcher catcher(store.get());
+  std::vector<int> ran;
+  catcher.AddReadErrCallback([&] { ran.push_back(1); });
+  catcher.AddReadErrCallback([&] {
+    ran.push_back(2);
+    throw harness::ReadErrorSeen{};
+  });
+  seam::CoinsViewCache cache(&catcher);
+  const OutPoint o = store_fixture::Outpoint(store_fixture::kOldCoins + 1);  // added by the flush to B
+  disk.faults.Arm(harness::FaultEnv::Kind::kRead, 1);
+  BOOST_CHECK_THROW(cache.GetCoin(o), harness::ReadErrorSeen);
+  BOOST_TEST(disk.faults.injected());
+  BOOST_TEST((ran == std::vector<int>{1, 2}));
+  disk.faults.Arm(harness::FaultEnv::Kind::kRead, 1);
+  BOOST_CHECK_THROW(store->PeekCoin(store_fixture::Outpoint(store_fixture::kOldCoins + 2)), std::runtime_error);
+  disk.faults.Disarm();
+  seam::CoinsViewCache again(&catcher);
+  BOOST_TEST((again.GetCoin(o) == store_fixture::CoinFor((store_fixture::kOldCoins + 1) * 7)));
+}
+
 BOOST_AUTO_TEST_CASE(random_simulation) {
   const uint64_t seed = harness::TestSeed(5);
   BOOST_TEST_MESSAGE("coins_store random_simulation: SEED=" << seed);
   BOOST_TEST_CONTEXT("SEED=" << seed) {
     harness::Rng rng(seed);
-    size_t partial = 0, cuts = 0;
+    size_t partial = 0, cuts = 0, faults = 0;
     for (int run = 0; run < 30; ++run) {
       seam::Obfuscation::KeyBytes key{};
       if (run % 3 != 0) {
@@ -618,22 +758,28 @@ BOOST_AUTO_TEST_CASE(random_simulation) {
       harness::CoinsStoreTester tester(key);
       for (int i = 0; i < 120; ++i) {
         harness::CoinsStoreStep step;
-        step.op = static_cast<harness::CoinsStoreOp>(rng.Below(harness::kCoinsStoreOpCount));
+        // A failed read ends a run: rarely, so that runs are long.
+        do {
+          step.op = static_cast<harness::CoinsStoreOp>(rng.Below(harness::kCoinsStoreOpCount));
+        } while (step.op == harness::CoinsStoreOp::kFailRead && rng.Below(30) != 0);
         step.outpoint = static_cast<uint8_t>(rng.Below(24));
         step.coin = static_cast<uint8_t>(rng.Next());
         step.block = static_cast<uint8_t>(rng.Below(4));
         step.batch_limit = static_cast<uint32_t>(1) << rng.Below(12);
         step.cut = static_cast<uint8_t>(rng.Below(6));
         step.cut_again = static_cast<uint8_t>(rng.Below(6));
+        step.fault = static_cast<uint8_t>(rng.Next() & 0x9f);  // the k-th of the first 16 writes or syncs
         tester.Apply(step);
       }
       tester.CheckAll();
       partial += tester.partial_writes();
       cuts += tester.cuts();
+      faults += tester.faults();
     }
-    // The run only means something if flushes split and were cut.
+    // The run only means something if flushes split and were cut, and the disk failed.
     BOOST_TEST(partial > 100u);
     BOOST_TEST(cuts > 10u);
+    BOOST_TEST(faults > 10u);
   }
 }
 

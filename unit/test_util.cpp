@@ -1,8 +1,10 @@
 #include "test_util.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <stdexcept>
 #include <system_error>
@@ -21,6 +23,23 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
   std::error_code ignored;
   std::filesystem::remove_all(path_, ignored);
+}
+
+bool AbortsInChild(const std::function<void()>& fn) {
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    std::signal(SIGABRT, SIG_DFL);
+    try {
+      fn();
+    } catch (...) {
+      _exit(2);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) throw std::runtime_error("waitpid failed");
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
 }
 
 std::vector<uint8_t> FromHex(std::string_view hex) {

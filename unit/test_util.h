@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,11 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// Runs `fn` in a child process (fork) and returns whether the child ended by SIGABRT: how a test checks a
+// contract that ends the process. The child runs with SIGABRT's default action (not Boost.Test's handler,
+// which would go on running tests in it) and exits normally if `fn` returns or throws.
+bool AbortsInChild(const std::function<void()>& fn);
 
 // `hex`, an even number of hex digits of either case, as bytes; anything else throws std::invalid_argument.
 std::vector<uint8_t> FromHex(std::string_view hex);

@@ -123,6 +123,21 @@ void CoinsViewCache::Uncache(const OutPoint& outpoint) {
   if (it != map_.end() && !it->second.IsDirty()) Erase(it);
 }
 
+void CoinsViewCache::EmplaceCoinInternalDANGER(const OutPoint& outpoint, Coin&& coin) {
+  const auto [it, inserted] = map_.try_emplace(outpoint, std::move(coin));
+  if (!inserted) return;
+  usage_ += EntryUsage(it->second);
+  MarkDirty(*it);
+}
+
+bool CoinsViewCache::HaveInputs(const Transaction& tx) {
+  if (tx.IsCoinBase()) return true;
+  for (const TxIn& in : tx.vin) {
+    if (!HaveCoin(in.prevout)) return false;
+  }
+  return true;
+}
+
 void CoinsViewCache::BatchWrite(CoinsCursor& cursor, const Hash256& best_block) {
   for (CoinsCachePair* child = cursor.Begin(); child != cursor.End(); child = cursor.Next(*child)) {
     const CacheEntry& entry = child->second;

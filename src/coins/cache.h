@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tx/transaction.h"
 #include "view.h"
 
 namespace embedded {
@@ -35,6 +36,8 @@ class CoinsViewCache : public CoinsView {
   Hash256 GetBestBlock() const override;
   void SetBestBlock(const Hash256& best_block) { best_block_ = best_block; }
   void BatchWrite(CoinsCursor& cursor, const Hash256& best_block) override;
+  std::vector<Hash256> GetHeadBlocks() const override { return parent_.GetHeadBlocks(); }
+  size_t EstimateSize() const override { return parent_.EstimateSize(); }
 
   // The coin at `outpoint` after fetching; a spent coin when there is none. Valid until the next change.
   const Coin& AccessCoin(const OutPoint& outpoint);
@@ -49,6 +52,13 @@ class CoinsViewCache : public CoinsView {
   bool SpendCoin(const OutPoint& outpoint, Coin* moveout = nullptr);
   // Erases the entry if it is present and not DIRTY.
   void Uncache(const OutPoint& outpoint);
+  // For a bulk load (a UTXO snapshot) whose coins the parent does not hold: inserts `coin` as DIRTY (never
+  // FRESH) without asking the parent and without any check, if the cache has no entry for `outpoint`;
+  // otherwise changes nothing (`coin` is then left as it was).
+  void EmplaceCoinInternalDANGER(const OutPoint& outpoint, Coin&& coin);
+  // Whether every input of `tx` spends an unspent coin; true for a coinbase. Fetches the inputs' coins in
+  // order and stops at the first that is missing.
+  bool HaveInputs(const Transaction& tx);
 
   // Writes every DIRTY entry to the parent, then empties this cache (usage returns to 0).
   virtual void Flush();

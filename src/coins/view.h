@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "coin.h"
 #include "outpoint.h"
@@ -116,6 +118,12 @@ class CoinsView {
   virtual Hash256 GetBestBlock() const = 0;
   // Applies every entry the cursor yields (calling cursor.Next for each), then records `best_block`.
   virtual void BatchWrite(CoinsCursor& cursor, const Hash256& best_block) = 0;
+  // [new tip, old tip] while a flush of the store at the bottom is in progress (or was cut), else empty.
+  // Views above the store answer with the store's.
+  virtual std::vector<Hash256> GetHeadBlocks() const { return {}; }
+  // An estimate of the bytes the store's coins take on disk (0 where nothing is stored). Views above the
+  // store answer with the store's.
+  virtual size_t EstimateSize() const { return 0; }
 };
 
 }  // namespace embedded

@@ -116,26 +116,36 @@ Hash256 CoinsStore::GetBestBlock() const {
   return best;
 }
 
-std::optional<std::pair<Hash256, Hash256>> CoinsStore::GetHeadBlocks() const {
+size_t CoinsStore::EstimateSize() const {
+  const std::string begin(1, kCoinPrefix);
+  const std::string end(1, static_cast<char>(kCoinPrefix + 1));
+  const leveldb::Range range(begin, end);
+  uint64_t size = 0;
+  db_->GetApproximateSizes(&range, 1, &size);
+  return static_cast<size_t>(size);
+}
+
+std::vector<Hash256> CoinsStore::GetHeadBlocks() const {
   const auto raw = Read(kHeadBlocksKey);
-  if (!raw) return std::nullopt;
+  if (!raw) return {};
   const std::string value = Obfuscate(*raw);
-  return DecodeHeadBlocks(AsBytes(value));
+  const auto [new_tip, old_tip] = DecodeHeadBlocks(AsBytes(value));
+  return {new_tip, old_tip};
 }
 
 void CoinsStore::BatchWrite(CoinsCursor& cursor, const Hash256& best_block) {
   if (best_block == Hash256{}) throw std::logic_error("coins store: BatchWrite needs a non-null best block");
   Hash256 old_tip = GetBestBlock();
   if (old_tip == Hash256{}) {
-    if (const auto heads = GetHeadBlocks()) {
+    if (const auto heads = GetHeadBlocks(); !heads.empty()) {
       // An interrupted flush can only be completed by the same flush: its target must match, and the old
       // tip it recorded stays the old tip however often it is interrupted.
-      if (heads->first != best_block) {
-        throw StoreError("coins store: a flush to " + heads->first.ToShortString() +
+      if (heads[0] != best_block) {
+        throw StoreError("coins store: a flush to " + heads[0].ToShortString() +
                          " was interrupted; this flush to " + best_block.ToShortString() +
                          " cannot complete it (reindex the chainstate)");
       }
-      old_tip = heads->second;
+      old_tip = heads[1];
     }
   }
 

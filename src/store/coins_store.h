@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "coins/view.h"
 #include "obfuscation.h"
@@ -71,10 +72,13 @@ class CoinsStore : public CoinsView {
   // Requires a non-null best block. Throws StoreError if the database is mid-flush towards another block.
   void BatchWrite(CoinsCursor& cursor, const Hash256& best_block) override;
 
-  // [new, old] while a flush is in progress (or was interrupted), else nullopt.
-  std::optional<std::pair<Hash256, Hash256>> GetHeadBlocks() const;
+  // [new, old] while a flush is in progress (or was interrupted), else empty.
+  std::vector<Hash256> GetHeadBlocks() const override;
+  // LevelDB's estimate of the bytes the coin records take in its table files (records still only in the
+  // write-ahead log and the memtable count nothing).
+  size_t EstimateSize() const override;
   // True when the last flush did not complete: no best block, head blocks recorded.
-  bool IsMidFlush() const { return GetHeadBlocks().has_value() && GetBestBlock() == Hash256{}; }
+  bool IsMidFlush() const { return !GetHeadBlocks().empty() && GetBestBlock() == Hash256{}; }
 
   const Obfuscation& obfuscation() const { return obfuscation_; }
   size_t batch_size() const { return batch_size_; }
