@@ -41,6 +41,9 @@ function(suite_probe_core_features dir out_definitions)
     file(READ ${object}.d depends)
     string(REGEX MATCHALL "[^ \\\n:]+" depends "${depends}")
     list(FILTER depends INCLUDE REGEX "^${dir}/")
+    # The questions are configure dependencies too: a new row of core/features.h is answered before
+    # anything is compiled against it.
+    list(APPEND depends ${PROJECT_SOURCE_DIR}/core/features.h ${PROJECT_SOURCE_DIR}/cmake/core_probe.cpp)
     set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${depends})
   endif()
   if(NOT status EQUAL 0)

@@ -187,6 +187,15 @@ concept OverlaySyncInherited = OverlayApi<Overlay, ThreadPool> && requires {
                    C(handle, key); f.read(buf); f.write(buf); f.write_buffer(buf);                       \
                    f.seek(int64_t{0}, SEEK_SET); f.ignore(size_t{0}); { f.fclose() } -> std::same_as<int>;       \
                    { f.IsNull() } -> std::same_as<bool>))                                                        \
+  X(auto_file_lifecycle, required, "", "AutoFile::release(), Truncate(unsigned), Commit() and size()",           \
+    SUITE_CORE_HAS(AutoFile, (C& f), { f.release() } -> std::same_as<std::FILE*>;                               \
+                   { f.Truncate(0u) } -> std::same_as<bool>; { f.Commit() } -> std::same_as<bool>; f.size()))  \
+  X(buffered_file, required, "", "BufferedFile(AutoFile&, size, rewind) with read, SkipTo, GetPos, SetPos, "    \
+    "SetLimit, FindByte and eof",                                                                                \
+    SUITE_CORE_HAS(BufferedFile, (C& b, AutoFile& f, std::span<std::byte> buf),                                  \
+                   C(f, uint64_t{2}, uint64_t{1}); b.read(buf); b.SkipTo(uint64_t{0}); b.GetPos();              \
+                   { b.SetPos(uint64_t{0}) } -> std::same_as<bool>; { b.SetLimit(uint64_t{0}) } -> std::same_as<bool>; \
+                   b.FindByte(std::byte{0}); { b.eof() } -> std::same_as<bool>))                                 \
   X(buffered_streams, required, "", "BufferedWriter<AutoFile>(AutoFile&, size) and "                             \
     "BufferedReader<AutoFile>(AutoFile&&, size)",                                                                \
     SUITE_CORE_HAS(AutoFile, (C& f), BufferedWriter<C>(f, size_t{1}); BufferedReader<C>(std::move(f), size_t{1}))) \
@@ -230,6 +239,9 @@ concept OverlaySyncInherited = OverlayApi<Overlay, ThreadPool> && requires {
     (!SUITE_CORE_HAS(CCoinsView, (const C& v), v.Cursor())))                                                       \
   X(raw_block_part, change, "#33657", "ReadRawBlock reads a part of a block: (offset, size), BadPartRange",       \
     raw_block_part_answer)                                                                                         \
+  X(writer_failed_flush, known_bug, "docs/core-bugs.md#writer-failed-flush", "BufferedWriter keeps a buffer "  \
+    "whose flush failed, obfuscated in place, and writes it again from its noexcept destructor",              \
+    std::is_nothrow_destructible_v<BufferedWriter<AutoFile>>)                                                    \
   X(overlay_sync_races, known_bug, "docs/core-bugs.md#overlay-sync", "CoinsViewOverlay has no Sync of its own: "  \
     "CCoinsViewCache::Sync writes the base while the fetchers read it", OverlaySyncInherited<CoinsViewOverlay>)
 

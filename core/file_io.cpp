@@ -1,15 +1,21 @@
 #include "core/file_io.h"
+#include "core/features.h"
 
 #include <streams.h>
 #include <util/obfuscation.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <ios>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace core_adapter {
+
+static_assert(kWriterFailedFlushBug == core_features::writer_failed_flush,
+              "SUITE_CORE_* disagree with core/features.h: the feature probe ran on another tree; reconfigure");
 
 // Core's AutoFile, with the FILE* and position its subclasses may see.
 class CoreAutoFile : public ::AutoFile {
@@ -91,9 +97,24 @@ std::optional<uint64_t> AutoFile::Size() {
   return Translate([&] { return static_cast<uint64_t>(core_->size()); });
 }
 
+void AutoFile::Truncate(uint64_t size) {
+  if (size > UINT32_MAX) throw std::invalid_argument("AutoFile::Truncate: Core's size is 32 bits");
+  if (core_->IsNull()) throw IoError("AutoFile::Truncate: file handle is nullptr");
+  if (!core_->Truncate(static_cast<unsigned>(size))) {
+    throw IoError(std::string("AutoFile::Truncate failed: ") + std::strerror(errno));
+  }
+}
+
+void AutoFile::Commit() {
+  if (core_->IsNull()) throw IoError("AutoFile::Commit: file handle is nullptr");
+  if (!core_->Commit()) throw IoError(std::string("AutoFile::Commit failed: ") + std::strerror(errno));
+}
+
 void AutoFile::Close() {
   if (core_->fclose() != 0) throw IoError(std::string("AutoFile::fclose failed: ") + std::strerror(errno));
 }
+
+std::FILE* AutoFile::Release() { return core_->release(); }
 
 ::AutoFile& AutoFile::core() { return *core_; }
 
@@ -130,6 +151,28 @@ std::optional<uint64_t> BufferedWriter::Position() const {
 }
 
 ::BufferedWriter<::AutoFile>& BufferedWriter::core() { return core_->writer; }
+
+BufferedFile::BufferedFile(AutoFile& file, uint64_t size, uint64_t rewind)
+    : core_(Translate([&] { return std::make_unique<::BufferedFile>(file.core(), size, rewind); })) {}
+
+BufferedFile::~BufferedFile() = default;
+
+bool BufferedFile::Eof() const { return core_->eof(); }
+
+void BufferedFile::Read(std::span<uint8_t> dst) { Translate([&] { core_->read(Bytes(dst)); }); }
+
+void BufferedFile::SkipTo(uint64_t pos) {
+  if (pos < core_->GetPos()) throw std::logic_error("BufferedFile::SkipTo: behind the read position (Core asserts)");
+  Translate([&] { core_->SkipTo(pos); });
+}
+
+uint64_t BufferedFile::GetPos() const { return core_->GetPos(); }
+
+bool BufferedFile::SetPos(uint64_t pos) { return core_->SetPos(pos); }
+
+bool BufferedFile::SetLimit(uint64_t pos) { return core_->SetLimit(pos); }
+
+void BufferedFile::FindByte(uint8_t byte) { Translate([&] { core_->FindByte(std::byte{byte}); }); }
 
 BufferedReader::BufferedReader(AutoFile&& file, size_t size)
     : file_(std::move(file)), position_(file_.Position()), core_(std::make_unique<CoreReader>(file_.core(), size)) {}

@@ -21,6 +21,7 @@
 #include "core/obfuscation.h"
 
 class AutoFile;  // Bitcoin Core's
+class BufferedFile;  // Bitcoin Core's
 template <typename S>
 class BufferedWriter;  // Bitcoin Core's
 
@@ -35,10 +36,10 @@ inline constexpr bool kSizeUnknownPositionThrows = true;
 // attempted and Close() reports only what fclose says (the embedded file marks itself failed, forgets its
 // position, and every later write and Close() throws).
 inline constexpr bool kFailedWriteRemembered = false;
-// Core's BufferedWriter keeps a buffer whose flush failed: it stays full, later writes are dropped without
-// an error, and the destructor retries the flush, which ends the program (std::terminate) if it throws
-// again. The embedded writer drops the data, marks the file failed and never throws from its destructor.
-inline constexpr bool kWriterSurvivesFailedFlush = false;
+// Known bug (docs/core-bugs.md#writer-failed-flush): Core's BufferedWriter keeps a buffer whose flush
+// failed, obfuscated in place; its destructor flushes it again, XORing it a second time, so the data reaches
+// the file in plaintext, or throws out of the destructor (std::terminate) if the disk still fails.
+inline constexpr bool kWriterFailedFlushBug = SUITE_CORE_WRITER_FAILED_FLUSH;
 // Core switches a stream from reading to writing without a positioning call (C requires one; glibc
 // tolerates it, so a failing seek there goes unnoticed); the embedded file seeks on every change of direction.
 inline constexpr bool kDirectionChangeSeeks = false;
@@ -88,8 +89,16 @@ class AutoFile {
   void Flush();
   // size(); see kSizeUnknownPositionThrows.
   std::optional<uint64_t> Size();
+  // Truncate(): Core takes the size as a 32-bit unsigned (blk and rev files stay far below 4 GiB) and
+  // does not flush stdio first, so the caller must (Flush). Throws IoError if it returns false, and
+  // std::invalid_argument for a size over 2^32 - 1 rather than cutting at the wrong place.
+  void Truncate(uint64_t size);
+  // Commit() (fflush, then fdatasync): throws IoError if it returns false.
+  void Commit();
   // fclose(): throws IoError if it returns non-zero. Closing a closed file does nothing.
   void Close();
+  // release(): the FILE*, which the caller must close; Core's position stays.
+  std::FILE* Release();
 
   // For the other adapters (core/*.cpp): Core's object, and its FILE* (null when closed).
   ::AutoFile& core();
@@ -106,7 +115,7 @@ class BufferedWriter {
 
   // `file` must outlive the writer.
   explicit BufferedWriter(AutoFile& file, size_t size = kDefaultSize);
-  // Core's destructor flushes (see kWriterSurvivesFailedFlush).
+  // Core's destructor flushes (see kWriterFailedFlushBug).
   ~BufferedWriter();
   BufferedWriter(const BufferedWriter&) = delete;
   BufferedWriter& operator=(const BufferedWriter&) = delete;
@@ -128,6 +137,30 @@ class BufferedWriter {
   size_t size_;
   size_t used_ = 0;
   std::unique_ptr<CoreWriter> core_;
+};
+
+// Core's BufferedFile over the adapter's AutoFile (which must outlive it). Core signals errors with
+// std::ios_base::failure, the adapter with IoError; SkipTo behind the read position is std::logic_error
+// here (Core asserts).
+class BufferedFile {
+ public:
+  static constexpr uint64_t kNoLimit = UINT64_MAX;
+
+  BufferedFile(AutoFile& file, uint64_t size, uint64_t rewind);
+  ~BufferedFile();
+  BufferedFile(const BufferedFile&) = delete;
+  BufferedFile& operator=(const BufferedFile&) = delete;
+
+  bool Eof() const;
+  void Read(std::span<uint8_t> dst);
+  void SkipTo(uint64_t pos);
+  uint64_t GetPos() const;
+  bool SetPos(uint64_t pos);
+  bool SetLimit(uint64_t pos = kNoLimit);
+  void FindByte(uint8_t byte);
+
+ private:
+  std::unique_ptr<::BufferedFile> core_;
 };
 
 class BufferedReader {

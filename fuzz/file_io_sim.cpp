@@ -3,7 +3,8 @@
 // cleanup can be missed, it stays in memory (fast), and it is sparse, so offsets above 2^32 cost nothing.
 // The first bytes pick the key; each step is an op code and only the arguments it uses: a length class,
 // a target offset (near the start, the 4 KiB chunk and 64 KiB buffer boundaries, 2^32, or anywhere in
-// the model's windows), a mechanics byte (buffer sizes, data alignment) and a data seed.
+// the model's windows), a mechanics byte (buffer sizes, data alignment, a write path) and a data seed; a
+// failing disk's step also a byte that picks the failing call and how it fails.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "file_tester.h"
@@ -69,7 +70,18 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (
       case FileOp::kSeekCur:
       case FileOp::kSeekEnd:
       case FileOp::kReopen:
+      case FileOp::kTruncate:
         step.target = ConsumeTarget(fdp);
+        break;
+      case FileOp::kClose:
+        step.target = ConsumeTarget(fdp);
+        step.mech = fdp.ConsumeIntegral<uint8_t>();
+        break;
+      case FileOp::kFail:
+        step.len = ConsumeLength(fdp);
+        step.seed = fdp.ConsumeIntegral<uint16_t>();
+        step.mech = fdp.ConsumeIntegral<uint8_t>();
+        step.target = fdp.ConsumeIntegral<uint8_t>();  // the fault: call, k, effect, persistence, errno
         break;
       case FileOp::kSeekBeforeStart:
         step.len = fdp.ConsumeIntegral<uint8_t>();
@@ -105,9 +117,10 @@ FUZZ_TARGET(file_io_sim) {
 
 FUZZ_TARGET_INFO(file_io_sim) {
   fuzz::TargetInfo info;
-  // The key (a class byte and up to 8 bytes), then at most 7 bytes a step: a write (op, length class, two
-  // length bytes, 2-byte seed, mechanics) or a seek (op, window, delta, anchor class, 3-byte anchor).
-  info.max_len = 1 + seam::Obfuscation::kKeySize + kMaxSteps * 7;
+  // The key (a class byte and up to 8 bytes), then at most 8 bytes a step: a write (op, length class, two
+  // length bytes, 2-byte seed, mechanics), a failing one (the same and a fault byte) or a seek (op, window,
+  // delta, anchor class, 3-byte anchor).
+  info.max_len = 1 + seam::Obfuscation::kKeySize + kMaxSteps * 8;
   info.AddEnum<harness::FileOp>("op", harness::kFileOpCount, harness::ToString);
   return info;
 }

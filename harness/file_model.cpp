@@ -60,6 +60,17 @@ void FileModel::Write(uint64_t offset, std::span<const uint8_t> plain) {
   size_ = std::max(size_, offset + plain.size());
 }
 
+void FileModel::Truncate(uint64_t size) {
+  for (int w = 0; w < kWindows; ++w) {
+    const Range& t = touched_[w];
+    if (t.lo >= t.hi || t.hi <= size) continue;
+    const uint64_t lo = std::max(t.lo, size);
+    std::memset(TheStorage().bytes[w] + (lo - kWindowBase[w]), 0, t.hi - lo);
+    dirty_[w].Add(lo, t.hi);
+  }
+  size_ = size;
+}
+
 size_t FileModel::Read(uint64_t offset, std::span<uint8_t> out) const {
   const size_t n = static_cast<size_t>(Available(offset, out.size()));
   if (n == 0) return 0;

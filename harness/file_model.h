@@ -44,6 +44,8 @@ class FileModel {
 
   // Stores `plain` obfuscated at `offset`; the range must lie in one window.
   void Write(uint64_t offset, std::span<const uint8_t> plain);
+  // The file cut to (or extended with a hole to) `size` bytes.
+  void Truncate(uint64_t size);
   // How many of n bytes at `offset` exist (0 at or past the end of the file).
   uint64_t Available(uint64_t offset, uint64_t n) const { return offset < size_ ? std::min(n, size_ - offset) : 0; }
   // Plaintext of the first Available(offset, out.size()) bytes into `out`; returns that count. Those bytes

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "fault_file.h"
 #include "seam/types.h"
 #include "rng.h"
 
@@ -129,7 +130,8 @@ void FileIoTester::CheckDisk(bool all) {
   HARNESS_CHECK(fstat(fd_, &st) == 0, "fstat failed");
   HARNESS_CHECK_EQ(static_cast<uint64_t>(st.st_size), model_.size(), "file size on disk");
   for (int w = 0; w < FileModel::kWindows; ++w) {
-    const FileModel::Range& r = all ? model_.touched(w) : model_.dirty(w);
+    FileModel::Range r = all ? model_.touched(w) : model_.dirty(w);
+    r.hi = std::min(r.hi, model_.size());  // a truncated file ends before what was once written
     if (r.lo >= r.hi) continue;
     const size_t n = static_cast<size_t>(r.hi - r.lo);
     HARNESS_CHECK(pread(fd_, scratch_.disk, n, static_cast<off_t>(r.lo)) == static_cast<ssize_t>(n), "pread failed");
@@ -178,13 +180,179 @@ void FileIoTester::ApplyUnknownPosition() {
   f.Close();
 }
 
+void FileIoTester::ApplyClose(const FileStep& step) {
+  DropWriter();
+  Use(Direction::kWriting);
+  file_->Flush();
+  const std::optional<uint64_t> at = file_->Position();
+  std::FILE* released = nullptr;
+  if (step.mech % 2 == 0) {
+    file_->Close();
+  } else {
+    released = file_->Release();
+    HARNESS_CHECK(released != nullptr, "Release() of an open file returned no FILE*");
+    HARNESS_CHECK(file_->Release() == nullptr, "a second Release() returned a FILE* again");
+  }
+  HARNESS_CHECK(!file_->IsOpen(), "the file is open after ", step.mech % 2 == 0 ? "Close" : "Release");
+  HARNESS_CHECK(file_->Position() == at, "the position changed with ", step.mech % 2 == 0 ? "Close" : "Release");
+  uint8_t bytes[4] = {1, 2, 3, 4};
+  const auto throws = [](const char* what, const auto& call) {
+    bool threw = false;
+    try {
+      call();
+    } catch (const seam::IoError&) {
+      threw = true;
+    }
+    HARNESS_CHECK(threw, what, " on a closed file did not throw");
+  };
+  throws("Read", [&] { file_->Read(bytes); });
+  throws("Write", [&] { file_->Write(bytes); });
+  throws("WriteConsume", [&] { file_->WriteConsume(bytes); });
+  throws("Ignore", [&] { file_->Ignore(1); });
+  throws("Seek", [&] { file_->Seek(0, SEEK_SET); });
+  throws("Flush", [&] { file_->Flush(); });
+  throws("Size", [&] { file_->Size(); });
+  throws("Truncate", [&] { file_->Truncate(0); });
+  throws("Commit", [&] { file_->Commit(); });
+  file_->Close();  // nothing more to do
+  if (released != nullptr) HARNESS_CHECK(std::fclose(released) == 0, "fclose of the released FILE* failed");
+  file_.reset();
+  CheckDisk(false);
+  OpenAt(step.target);
+}
+
+void FileIoTester::ApplyFail(const FileStep& step) {
+  using fault_file::Call;
+  const int path = step.mech % 8;
+  const size_t buffer = kBufferSizes[step.mech / 8 % kBufferSizes.size()];
+  fault_file::Fault fault;
+  fault.call = static_cast<Call>(step.target % fault_file::kCallCount);
+  fault.at = 1 + static_cast<uint32_t>(step.target / 5 % 4);
+  fault.effect = step.target / 20 % 2 ? fault_file::Effect::kShort : fault_file::Effect::kFail;
+  fault.persistent = step.target / 40 % 2;
+  fault.error = step.target / 80 % 2 ? EIO : ENOSPC;
+
+  // Everything before this step is on disk, as the model says.
+  DropWriter();
+  Use(Direction::kWriting);
+  file_->Flush();
+  direction_ = Direction::kNone;
+  CheckDisk(false);
+  const uint64_t at = position_;
+  const uint64_t size_before = model_.size();
+  const int w = FileModel::WindowOf(at, step.len);
+  const auto old_raw = model_.Raw(w, at, at + step.len);
+  std::vector<uint8_t> before(old_raw.begin(), old_raw.end());
+  const auto data = Plain(step.seed, step.len);
+  const std::span<uint8_t> src(scratch_.copy, data.size());
+  std::copy(data.begin(), data.end(), src.begin());
+  if (path >= 6) {
+    // Commit and Truncate: the data is written and flushed first; only the call itself meets the disk.
+    Use(Direction::kWriting);
+    file_->Write(src);
+    file_->Flush();
+    model_.Write(at, data);
+    position_ += step.len;
+    CheckDisk(false);
+  }
+  bool threw = false, skipped = false;
+  {
+    const fault_file::Armed armed(fault);
+    try {
+      Use(Direction::kWriting);
+      switch (path) {
+        case 0: file_->Write(src); break;
+        case 1: file_->WriteConsume(src); break;
+        case 2:
+        case 3:
+          writer_.emplace(*file_, buffer);
+          writer_->Write(src);
+          if (path == 3) writer_->Flush();
+          break;
+        case 4: file_->Write(src); file_->Flush(); break;
+        case 5: file_->Write(src); file_->Close(); break;
+        case 6: file_->Commit(); break;
+        default: file_->Truncate(at + step.len / 2); break;
+      }
+    } catch (const seam::IoError&) {
+      threw = true;
+    }
+    if (writer_) {
+      // The writer's destructor flushes what it holds: a write path too, still under the fault.
+      if (seam::kWriterFailedFlushBug && writer_->buffered() > 0 &&
+          !RunKnownBugCheck("a BufferedWriter destroyed on a failing disk", "docs/core-bugs.md#writer-failed-flush")) {
+        skipped = fault_file::Injected();
+        fault_file::Disarm();
+      }
+      writer_.reset();
+    }
+  }
+  const bool injected = fault_file::Injected();
+  bool close_threw = false;
+  try {
+    file_->Close();
+  } catch (const seam::IoError&) {
+    close_threw = true;
+  }
+  file_.reset();
+  HARNESS_CHECK(!(threw || close_threw) || injected, "a write path threw without a failing disk");
+  HARNESS_CHECK(!injected || threw || close_threw || skipped, "the ", fault_file::ToString(fault.call),
+                " that failed went unreported: neither the call that met it nor Close() threw");
+  ended_ = true;
+  if (skipped) return;
+
+  struct stat st;
+  HARNESS_CHECK(fstat(fd_, &st) == 0, "fstat failed");
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (path == 7) {
+    // A truncation happened or did not: nothing in between.
+    if (!injected) model_.Truncate(at + step.len / 2);
+    HARNESS_CHECK_EQ(size, model_.size(), "file size after a truncation ", injected ? "that failed" : "that worked");
+    CheckDisk(true);
+    return;
+  }
+  if (path == 6) {
+    CheckDisk(true);
+    return;
+  }
+  HARNESS_CHECK(size >= size_before && size <= std::max(size_before, at + step.len), "after a failing ",
+                fault_file::ToString(fault.call), " the file is ", size, " bytes; before the step ", size_before,
+                ", with all of it ", std::max(size_before, at + step.len));
+  // Every byte the step meant to write is what was there before or what it meant to write there.
+  model_.Write(at, data);
+  const auto new_raw = model_.Raw(w, at, at + step.len);
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(step.len, size > at ? size - at : 0));
+  HARNESS_CHECK(pread(fd_, scratch_.disk, n, static_cast<off_t>(at)) == static_cast<ssize_t>(n), "pread failed");
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t d = scratch_.disk[i];
+    HARNESS_CHECK(d == before[i] || d == new_raw[i], "after a failing ", fault_file::ToString(fault.call), " the byte at ",
+                  at + i, " is ", int{d}, ": neither the old ", int{before[i]}, " nor the written ", int{new_raw[i]},
+                  d == data[i] ? " (it is the plaintext)" : "");
+  }
+  // Nothing else on disk changed.
+  model_.ClearDirty();
+  for (int v = 0; v < FileModel::kWindows; ++v) {
+    const FileModel::Range& r = model_.touched(v);
+    if (r.lo >= r.hi) continue;
+    for (const auto& [lo, hi] : {std::pair(r.lo, std::min(r.hi, at)), std::pair(std::max(r.lo, at + step.len), r.hi)}) {
+      if (lo >= hi || lo >= size) continue;
+      const size_t m = static_cast<size_t>(std::min(hi, size) - lo);
+      HARNESS_CHECK(pread(fd_, scratch_.disk, m, static_cast<off_t>(lo)) == static_cast<ssize_t>(m), "pread failed");
+      const int64_t diff = FirstDifference({scratch_.disk, m}, model_.Raw(v, lo, lo + m));
+      HARNESS_CHECK(diff < 0, "after a failing ", fault_file::ToString(fault.call), " the byte at ", lo + diff,
+                    " outside the step's range changed");
+    }
+  }
+}
+
 bool FileIoTester::Apply(FileStep step) {
+  if (ended_) return false;
   try {
     if (!ApplyStep(step)) return false;
   } catch (const seam::IoError& e) {
     HARNESS_CHECK(false, "unexpected IoError: ", e.what());
   }
-  CheckPosition();
+  if (!ended_) CheckPosition();
   return true;
 }
 
@@ -325,11 +493,57 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       log_.Add(step);
       ApplyUnknownPosition();
       break;
+    case FileOp::kSize: {
+      if (!has_file) return false;
+      log_.Add(step);
+      FlushWriterForDirectUse();
+      Use(Direction::kReading);
+      const auto size = file_->Size();
+      HARNESS_CHECK(size == std::optional<uint64_t>(model_.size()), "Size() is ", size.value_or(UINT64_MAX), ", the model's ",
+                    model_.size());
+      direction_ = Direction::kNone;
+      break;
+    }
+    case FileOp::kTruncate:
+      // Core's Truncate takes 32 bits.
+      if (!has_file || step.target > UINT32_MAX || FileModel::WindowOf(step.target, 0) < 0) return false;
+      log_.Add(step);
+      FlushWriterForDirectUse();
+      Use(Direction::kWriting);
+      file_->Flush();
+      file_->Truncate(step.target);
+      model_.Truncate(step.target);
+      // stdio does not know the file changed under it (a stale read buffer, a sticky end of file): a seek
+      // to where the file stands starts it afresh, as any caller must.
+      file_->Seek(static_cast<int64_t>(position_), SEEK_SET);
+      direction_ = Direction::kNone;
+      CheckDisk(false);
+      break;
+    case FileOp::kCommit:
+      if (!has_file) return false;
+      log_.Add(step);
+      FlushWriterForDirectUse();
+      Use(Direction::kWriting);
+      file_->Commit();
+      direction_ = Direction::kNone;
+      CheckDisk(false);
+      break;
+    case FileOp::kClose:
+      if (!has_file || FileModel::WindowOf(step.target, 0) < 0) return false;
+      log_.Add(step);
+      ApplyClose(step);
+      break;
+    case FileOp::kFail:
+      if (!has_file || FileModel::WindowOf(position_, step.len) < 0) return false;
+      log_.Add(step);
+      ApplyFail(step);
+      break;
   }
   return true;
 }
 
 void FileIoTester::Finish() {
+  if (ended_) return;
   try {
     if (file_) {
       DropWriter();

@@ -11,8 +11,22 @@
 // size, reopening the file (a new FILE* whose position comes from ftell).
 // Contract kept by the tester, as by any caller: a writer holding data is flushed (Flush) before the file
 // is used directly; a writer is destroyed (not flushed) before its file is closed or handed to a reader,
-// so that the destructor's flush is what is tested.
-// Not modelled: failing writes (the unit tests inject ENOSPC and file-size limits), Size().
+// so that the destructor's flush is what is tested; stdio's buffer is flushed before a Truncate, and the
+// stream is repositioned after one.
+// The file's life: Size() is the model's; Truncate cuts (or extends) it, position kept; Commit puts what
+// was written on disk; after Close or Release every operation throws, Close does nothing more, and the
+// position stays readable; the released FILE* is the caller's to close.
+// A failing disk (fault_file.h): one write path — a write, a consuming write, a buffered write whose writer
+// is then flushed or destroyed, a flush or a close after a write stdio kept, a commit, a truncation — runs
+// while the k-th fwrite (failing or writing half), fflush, fclose, fdatasync or ftruncate fails, once or
+// for good. Then: the call that met the failure, or the Close after it, throws (the caller learns of it);
+// the process is still there; and every byte on disk is what the model had there before the step or what
+// the step meant to write there (obfuscated): never plaintext, never a byte written twice or out of place,
+// the file never longer than both. The input ends there (a node stops on such an error).
+// Known Bitcoin Core bug (seam::kWriterFailedFlushBug, docs/core-bugs.md#writer-failed-flush): Core's
+// BufferedWriter writes a buffer whose flush failed once more from its destructor; on such a tree the
+// disk is repaired before the writer is destroyed and the disk check of that step is skipped, unless
+// SUITE_CHECK_KNOWN_BUGS=1.
 //
 // Operations: HARNESS_FILE_OPS (stable IDs; new ones go at the end).
 #pragma once
@@ -52,6 +66,13 @@ namespace harness {
   X(kReaderRead, 13, "ReaderRead")           /* seam::BufferedReader::Read(len) */                                     \
   X(kReaderClose, 14, "ReaderClose")         /* destroy the reader, reopen the file at the reader's position */        \
   X(kUnknownPosition, 15, "UnknownPosition") /* a stream without seek (ftell fails): obfuscated write throws */        \
+  X(kSize, 16, "Size")                       /* seam::AutoFile::Size() */                                              \
+  X(kTruncate, 17, "Truncate")               /* seam::AutoFile::Truncate(target) */                                    \
+  X(kCommit, 18, "Commit")                   /* seam::AutoFile::Commit(), then disk == model */                        \
+  /* Close (mech even) or Release the file, try every operation, then a new FILE* at `target` */                      \
+  X(kClose, 19, "Close")                                                                                               \
+  /* a write path (`mech`) of len bytes while the disk fails (`target`: the call, the k, the effect); ends input */   \
+  X(kFail, 20, "Fail")                                                                                                 \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_ENUM(FileOp, kFileOpCount, HARNESS_FILE_OPS)
@@ -79,6 +100,8 @@ class FileIoTester {
 
   // Applies one step; false (nothing done) if it does not apply in the current state.
   bool Apply(FileStep step);
+  // A failing disk ended the input: no further step applies.
+  bool ended() const { return ended_; }
   // Destroys the writer and reader, closes the file, and compares everything written with the disk.
   void Finish();
 
@@ -96,6 +119,8 @@ class FileIoTester {
   void DropWriter();
   void OpenAt(uint64_t offset);
   void ApplyUnknownPosition();
+  void ApplyClose(const FileStep& step);
+  void ApplyFail(const FileStep& step);
 
   FileModel model_;
   Scratch& scratch_;
@@ -105,6 +130,7 @@ class FileIoTester {
   std::optional<seam::AutoFile> file_;
   std::optional<seam::BufferedWriter> writer_;
   std::optional<seam::BufferedReader> reader_;
+  bool ended_ = false;
   OpLog<FileStep> log_;
 };
 

@@ -468,9 +468,10 @@ BOOST_AUTO_TEST_CASE(full_disk_surfaces_as_errors) {
 
 BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
   const std::vector<uint8_t> small(10, 7);
-  // A writer whose flush failed (seam::kWriterSurvivesFailedFlush false) retries it when destroyed and
-  // ends the program: the first two cases are for subjects whose writer survives.
-  if (seam::kWriterSurvivesFailedFlush) {
+  // A writer whose flush failed must survive its destruction; Bitcoin Core's retries the flush and ends the
+  // program (a known bug, seam::kWriterFailedFlushBug): the first two cases are known-failing there.
+  if (!seam::kWriterFailedFlushBug ||
+      harness::RunKnownBugCheck("a BufferedWriter destroyed after a failed flush", "docs/core-bugs.md#writer-failed-flush")) {
     {
       seam::AutoFile f = Open("/dev/full", "wb", seam::Obfuscation(kBitKey));
       seam::BufferedWriter w(f, 1 << 16);
@@ -596,7 +597,10 @@ BOOST_AUTO_TEST_CASE(random_file_sequences) {
       harness::FileIoTester tester(key);
       for (int step = 0; step < 40; ++step) {
         harness::FileStep s;
-        s.op = static_cast<harness::FileOp>(rng.Below(harness::kFileOpCount));
+        // A failing disk ends a run: rarely, so that runs are long.
+        do {
+          s.op = static_cast<harness::FileOp>(rng.Below(harness::kFileOpCount));
+        } while (s.op == harness::FileOp::kFail && !rng.Chance(2));
         const uint64_t len_class = rng.Below(10);
         s.len = static_cast<uint32_t>(len_class < 5 ? rng.Below(20) : len_class < 9 ? rng.Below(5000) : rng.Range(60000, harness::FileIoTester::kMaxLen));
         const int w = rng.Chance(50) ? 1 : 0;

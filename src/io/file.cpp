@@ -1,6 +1,7 @@
 #include "io/file.h"
 
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -166,6 +167,25 @@ std::optional<uint64_t> AutoFile::Size() {
     throw IoError("AutoFile::size: cannot return to the position" + ErrnoText(errno));
   }
   return static_cast<uint64_t>(end);
+}
+
+void AutoFile::Truncate(uint64_t size) {
+  std::FILE* f = Handle("truncate");
+  SettleWrites("truncate");
+  if (ftruncate(fileno(f), static_cast<off_t>(size)) != 0) {
+    throw IoError("AutoFile::truncate: ftruncate failed" + ErrnoText(errno));
+  }
+}
+
+void AutoFile::Commit() {
+  Flush();
+  if (fdatasync(fileno(file_)) != 0) throw IoError("AutoFile::commit: fdatasync failed" + ErrnoText(errno));
+}
+
+std::FILE* AutoFile::Release() {
+  std::FILE* f = file_;
+  file_ = nullptr;
+  return f;
 }
 
 void AutoFile::Close() {

@@ -66,10 +66,19 @@ class AutoFile {
 
   // Bytes in the file (seeks to the end and back); unknown when the position is.
   std::optional<uint64_t> Size();
+  // Cuts the file to `size` bytes (or extends it with zeros); the position stays where it is. Writes still
+  // in stdio's buffer go out first. Throws IoError if that or the truncation fails.
+  void Truncate(uint64_t size);
+  // Flush(), then asks the operating system to put the file's data on the disk (fdatasync). Throws IoError
+  // if either fails.
+  void Commit();
 
   // Closes the file (fclose). Throws IoError if fclose fails or an earlier write failed; the file is
   // closed either way. Closing a closed file does nothing.
   void Close();
+  // Hands the FILE* to the caller, who must close it; this object is then closed (as after Close, but
+  // nothing is flushed or reported). Null if already closed. The position stays readable.
+  std::FILE* Release();
 
  private:
   enum class Direction : uint8_t { kNone, kRead, kWrite };
