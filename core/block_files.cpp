@@ -1,4 +1,5 @@
 #include "core/block_files.h"
+#include "core/block_manager.h"
 #include "core/convert.h"
 #include "core/features.h"
 
@@ -52,146 +53,11 @@ static_assert(sizeof(size_t) >= sizeof(uint64_t));
 
 namespace {
 
-// The chain with this message start, of those a caller may name (built once); null if none.
-const CChainParams* FindChain(const MessageStart& magic) {
-  static const std::vector<std::unique_ptr<const CChainParams>> chains = [] {
-    std::vector<std::unique_ptr<const CChainParams>> v;
-    v.push_back(CChainParams::Main());
-    v.push_back(CChainParams::TestNet());
-    v.push_back(CChainParams::TestNet4());
-    v.push_back(CChainParams::RegTest({}));
-    return v;
-  }();
-  for (const auto& c : chains) {
-    if (c->MessageStart() == magic) return c.get();
-  }
-  return nullptr;
+// Starts `dir` over once Core has moved on to its third block file (`last_file` is the one it wrote last)
+// or it holds 1,024 indices: its files and memory stay small however long a fuzzer runs.
+void ResetIfFull(BlocksDir& dir, int last_file) {
+  if (last_file >= 2 || dir.indices() >= 1024) dir.Reset();
 }
-
-const CChainParams& ChainFor(const MessageStart& magic) {
-  const CChainParams* chain = FindChain(magic);
-  if (chain == nullptr) throw std::invalid_argument("no Bitcoin Core chain has this message start");
-  return *chain;
-}
-
-// Core's log, as the adapter hears it: the lines logged since the last Clear(). Core says why a read
-// failed only there. Nothing is printed or written to a file.
-class LogListener {
- public:
-  static LogListener& Get() {
-    static LogListener listener;
-    return listener;
-  }
-  void Clear() {
-    std::lock_guard lock(mu_);
-    lines_.clear();
-  }
-  std::string Lines() {
-    std::lock_guard lock(mu_);
-    return lines_;
-  }
-
- private:
-  LogListener() {
-    LogInstance().m_print_to_console = false;
-    LogInstance().m_print_to_file = false;
-    LogInstance().PushBackCallback([this](const std::string& line) {
-      std::lock_guard lock(mu_);
-      if (lines_.size() < 4096) lines_ += line;
-    });
-    if (!LogInstance().StartLogging()) throw std::runtime_error("Bitcoin Core's logger did not start");
-  }
-  std::mutex mu_;
-  std::string lines_;
-};
-
-// A scratch blocks directory and the BlockManager on it, rebuilt when the chain or the key changes (Core
-// reads xor.dat only when a BlockManager starts) or on Reset().
-class BlocksDir {
- public:
-  // `fast_prune`: Core's test mode of 64 KiB block files (instead of 128 MiB, preallocated 16 MiB at a time).
-  BlocksDir(fs::path path, bool fast_prune) : path_(std::move(path)), fast_prune_(fast_prune) {
-    std::filesystem::create_directories(path_);
-  }
-  ~BlocksDir() { manager_.reset(); }  // before the indices it may point to
-
-  node::BlockManager& Manager(const CChainParams& chain, const Obfuscation::KeyBytes& key) {
-    if (manager_ && chain_ == &chain && key_ == key) return *manager_;
-    manager_.reset();
-    const fs::path xor_path = path_ / "xor.dat";
-    std::filesystem::remove(xor_path);
-    AutoFile xor_file(std::fopen(fs::PathToString(xor_path).c_str(), "wb"));
-    xor_file.Write(key);
-    xor_file.Close();
-    node::BlockManager::Options opts{
-        .chainparams = chain,
-        .fast_prune = fast_prune_,
-        .blocks_dir = path_,
-        .notifications = notifications_,
-        .block_tree_db_params = DBParams{.path = path_ / "index", .cache_bytes = 1 << 20, .memory_only = true},
-    };
-    manager_ = std::make_unique<node::BlockManager>(interrupt_, std::move(opts));
-    chain_ = &chain;
-    key_ = key;
-    return *manager_;
-  }
-
-  // Empties the directory: the next Manager() starts a BlockManager with no block files.
-  void Reset() {
-    manager_.reset();
-    indices_.clear();
-    placed_.clear();
-    for (const auto& entry : std::filesystem::directory_iterator(path_)) std::filesystem::remove_all(entry.path());
-  }
-
-  // A block index that lives as long as the BlockManager that may keep a pointer to it (WriteBlockUndo
-  // marks the index dirty).
-  CBlockIndex& NewIndex() { return indices_.emplace_back(); }
-
-  // Starts over once Core has moved on to its third block file (`last_file` is the one it wrote last) or the
-  // directory holds 1,024 indices: its files and memory stay small however long a fuzzer runs.
-  void ResetIfFull(int last_file) {
-    if (last_file >= 2 || indices_.size() >= 1024) Reset();
-  }
-
-  // The record of `size` bytes at `pos` in the block (blk) or undo (rev) file, read back without the
-  // key: the bytes as the record's reader sees them.
-  std::vector<uint8_t> ReadBack(const char* prefix, const FlatFilePos& pos, size_t size) const {
-    const fs::path file = path_ / fs::u8path(strprintf("%s%05u.dat", prefix, pos.nFile));
-    AutoFile in(std::fopen(fs::PathToString(file).c_str(), "rb"), Obfuscation(key_));
-    if (!in.IsOpen()) throw IoError("cannot open " + fs::PathToString(file));
-    std::vector<uint8_t> bytes(size);
-    in.Seek(pos.nPos, SEEK_SET);
-    in.Read(bytes);
-    in.Close();
-    return bytes;
-  }
-
-  // Replaces the file `name` with `bytes` (unless it holds them already: reading a file record after
-  // record stages the same bytes each time).
-  void Place(const std::string& name, std::vector<uint8_t> bytes) {
-    std::vector<uint8_t>& placed = placed_[name];
-    if (placed == bytes && std::filesystem::exists(path_ / fs::u8path(name))) return;
-    placed.clear();
-    const std::string path = fs::PathToString(path_ / fs::u8path(name));
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0) {
-      throw IoError("cannot write the scratch file " + path);
-    }
-    placed = std::move(bytes);
-  }
-
- private:
-  fs::path path_;
-  bool fast_prune_;
-  util::SignalInterrupt interrupt_;
-  kernel::Notifications notifications_;
-  std::deque<CBlockIndex> indices_;
-  std::unique_ptr<node::BlockManager> manager_;
-  std::map<std::string, std::vector<uint8_t>> placed_;
-  const CChainParams* chain_ = nullptr;
-  Obfuscation::KeyBytes key_{};
-};
 
 // Removes the scratch directories of processes that died before they could (a crash, a killed fuzzer):
 // core_block_files.<pid>.* whose pid no longer exists.
@@ -248,22 +114,6 @@ std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_by
 // zero, so that the writers' obfuscation runs.
 constexpr Obfuscation::KeyBytes kWrittenKey{0x5e, 0xed, 0x0b, 0x10, 0xc4, 0xf1, 0x1e, 0x5a};
 
-// Whether `payload` is exactly a serialization: `read` consumes all of it without an error and `write`
-// (of what was read) gives the same bytes back.
-bool SerializesExactly(std::span<const uint8_t> payload, const std::function<void(DataStream&)>& read,
-                       const std::function<void(DataStream&)>& write) {
-  DataStream in{Bytes(payload)};
-  try {
-    read(in);
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (!in.empty()) return false;
-  DataStream again;
-  write(again);
-  return again.size() == payload.size() && std::equal(again.begin(), again.end(), Bytes(payload).begin());
-}
-
 void Append(BufferedWriter& out, std::span<const uint8_t> bytes) {
   try {
     out.core() << Bytes(bytes);
@@ -304,21 +154,6 @@ std::pair<const node::BlockManager*, unsigned int> Stage(AutoFile& in, const Mes
   const node::BlockManager& manager = dir.Manager(chain, in.obfuscation().key());
   LogListener::Get().Clear();
   return {&manager, static_cast<unsigned int>(start + kRecordHeaderSize)};
-}
-
-// Core's ReadRawBlock of the whole block at `pos` (into a vector before #33657; returning it since); nullopt
-// when it fails.
-template <class Manager>
-std::optional<std::vector<std::byte>> ReadRaw(const Manager& manager, const FlatFilePos& pos) {
-  if constexpr (core_features::raw_block_part) {
-    auto block = manager.ReadRawBlock(pos);
-    if (!block) return std::nullopt;
-    return std::move(*block);
-  } else {
-    std::vector<std::byte> block;
-    if (!manager.ReadRawBlock(block, pos)) return std::nullopt;
-    return block;
-  }
 }
 
 // The kind of a failure from what Core logged about it.
@@ -392,7 +227,7 @@ void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<
   if (pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
   Append(out, dir.ReadBack("blk", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
                            kRecordHeaderSize + payload.size()));
-  dir.ResetIfFull(pos.nFile);
+  ResetIfFull(dir, pos.nFile);
 }
 
 void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embedded::Hash256& prev_block_hash,
@@ -436,7 +271,7 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
   }
   Append(out, dir.ReadBack("rev", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
                            kRecordHeaderSize + payload.size() + kChecksumSize));
-  dir.ResetIfFull(block_pos.nFile);
+  ResetIfFull(dir, block_pos.nFile);
 }
 
 void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_t>& payload, uint32_t max_size) {

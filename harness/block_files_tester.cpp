@@ -9,6 +9,7 @@
 #include "seam/file_io.h"
 #include "seam/obfuscation.h"
 #include "obfuscation_ref.h"
+#include "record_payloads.h"
 #include "rng.h"
 #include "block_files_ref.h"
 #include "tx_check_ref.h"
@@ -21,14 +22,6 @@ namespace {
 // The writer's buffer sizes: odd, a header, a typical record, the default (one-byte buffers are
 // file_io_sim's: here they cost a write call per byte and cut the exec rate in half).
 constexpr std::array<size_t, 4> kWriterSizes{13, 8, 600, seam::BufferedWriter::kDefaultSize};
-
-void RandomBytes(std::span<uint8_t> out, uint32_t seed) {
-  Rng rng(seed);
-  for (size_t i = 0; i < out.size(); i += 8) {
-    const uint64_t word = rng.Next();
-    std::memcpy(out.data() + i, &word, std::min<size_t>(8, out.size() - i));
-  }
-}
 
 void Payload(const FramingCase& c, std::vector<uint8_t>& out, uint32_t size, uint32_t seed) {
   RecordPayload(c.undo, out, size, seed);
@@ -202,87 +195,19 @@ void CheckReader(const FramingCase& c, std::span<const uint8_t> plain, const std
   }
 }
 
-// Bitcoin Core's VARINT (serialize.h): base 128, most significant group first, each continuation group
-// one less than its value.
-std::vector<uint8_t> VarIntBytes(uint64_t n) {
-  std::vector<uint8_t> out;
-  for (bool first = true;; first = false) {
-    out.insert(out.begin(), static_cast<uint8_t>((n & 0x7f) | (first ? 0x00 : 0x80)));
-    if (n <= 0x7f) break;
-    n = (n >> 7) - 1;
-  }
-  return out;
-}
-
-// Makes `out` (random bytes) a serialized block of its size where the reference serializer gives one: no
-// transactions (81 bytes), or from 132 bytes one transaction with one input whose scriptSig is grown to the
-// size (PadTo; the few sizes its length field cannot reach exactly stay random bytes). Header, prevout,
-// sequence, version, lock time and script bytes are drawn from `seed`.
-void BlockLayout(std::vector<uint8_t>& out, uint32_t seed) {
-  const size_t n = out.size();
-  Rng rng(seed);
-  Block block;
-  block.header.version = static_cast<int32_t>(rng.Next());
-  RandomBytes(block.header.prev_block.bytes, static_cast<uint32_t>(rng.Next()));
-  RandomBytes(block.header.merkle_root.bytes, static_cast<uint32_t>(rng.Next()));
-  block.header.time = static_cast<uint32_t>(rng.Next());
-  block.header.bits = static_cast<uint32_t>(rng.Next());
-  block.header.nonce = static_cast<uint32_t>(rng.Next());
-  if (n != SerializedSizeRef(block, true)) {
-    Transaction& tx = block.vtx.emplace_back();
-    tx.version = static_cast<int32_t>(rng.Next());
-    tx.locktime = static_cast<uint32_t>(rng.Next());
-    TxIn& in = tx.vin.emplace_back();
-    RandomBytes(in.prevout.txid.bytes, static_cast<uint32_t>(rng.Next()));
-    in.prevout.n = static_cast<uint32_t>(rng.Next());
-    in.sequence = static_cast<uint32_t>(rng.Next());
-    PadTo(in.script_sig, SerializedSizeRef(block, true), n);
-    RandomBytes(std::span(in.script_sig.data(), in.script_sig.size()), static_cast<uint32_t>(rng.Next()));
-  }
-  if (SerializedSizeRef(block, true) == n) out = SerializeBlockRef(block, true);
-}
-
 }  // namespace
 
-// Blocks (for a subject whose writer takes objects): see BlockLayout. Undo data, sizes 1..4: n
-// transactions with no spent coins. From 5: one transaction spending one coin at height 0
-// (code VARINT 0, so no version byte), amount VARINT 0 or 128 (one or two bytes, whichever makes the size
-// come out), and a raw script (VARINT(length + 6), then the bytes) whose first byte 0x00 keeps it out of
-// Core's compressed script forms, so Core serializes the object back to exactly these bytes.
 void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t seed) {
+  const bool objects = undo ? !seam::kUndoHeaderChecked || seam::kWriterTakesObjects : seam::kWriterTakesObjects;
+  if (objects && undo && size > 0) {
+    out = UndoPayload(size, seed);
+    return;
+  }
   out.assign(size, 0);
-  if (!undo) {
-    RandomBytes(out, seed);
-    if (seam::kWriterTakesObjects) BlockLayout(out, seed);
-    return;
+  RandomBytes(out, seed);
+  if (objects && !undo) {
+    if (auto block = BlockPayload(size, seed)) out = std::move(*block);
   }
-  if (seam::kUndoHeaderChecked && !seam::kWriterTakesObjects) {
-    RandomBytes(out, seed);
-    return;
-  }
-  if (size == 0) return;  // no CBlockUndo is empty
-  if (size < 5) {
-    out[0] = static_cast<uint8_t>(size - 1);
-    return;
-  }
-  for (uint32_t amount = 0; amount <= 128; amount += 128) {
-    const std::vector<uint8_t> amount_bytes = VarIntBytes(amount);
-    for (uint32_t script_size_size = 1; script_size_size <= 3; ++script_size_size) {
-      const uint32_t fixed = 3 + static_cast<uint32_t>(amount_bytes.size()) + script_size_size;
-      if (size < fixed) continue;
-      const uint32_t len = size - fixed;
-      const std::vector<uint8_t> script_size = VarIntBytes(uint64_t{len} + 6);
-      if (script_size.size() != script_size_size) continue;
-      std::vector<uint8_t> head{0x01, 0x01, 0x00};
-      head.insert(head.end(), amount_bytes.begin(), amount_bytes.end());
-      head.insert(head.end(), script_size.begin(), script_size.end());
-      std::copy(head.begin(), head.end(), out.begin());
-      RandomBytes(std::span(out).subspan(head.size()), seed);
-      if (len > 0) out[head.size()] = 0x00;
-      return;
-    }
-  }
-  HARNESS_CHECK(false, "no CBlockUndo layout of ", size, " bytes");
 }
 
 std::pair<uint64_t, uint64_t> ResolvePart(const FramingCase::Part& part, uint32_t declared) {

@@ -535,6 +535,7 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       break;
     case FileOp::kFail:
       if (!has_file || FileModel::WindowOf(position_, step.len) < 0) return false;
+      if (step.mech % 8 == 7 && position_ + step.len / 2 > UINT32_MAX) return false;  // Core's Truncate: 32 bits
       log_.Add(step);
       ApplyFail(step);
       break;

@@ -8,6 +8,7 @@
 #include "src/coins/coin.h"
 #include "src/coins/outpoint.h"
 #include "src/hex.h"
+#include "src/io/file_pos.h"
 #include "src/serialize.h"
 #include "src/tx/transaction.h"
 
@@ -15,6 +16,7 @@ using embedded::Block;
 using embedded::BlockHeader;
 using embedded::Coin;
 using embedded::CompactSizeLength;
+using embedded::FilePos;
 using embedded::Hash256;
 using embedded::HexStr;
 using embedded::kCoin;

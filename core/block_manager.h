@@ -1,0 +1,105 @@
+// Bitcoin Core's node::BlockManager as the adapters for block files use it (core/block_files.cpp,
+// core/block_store.cpp): the chain a message start names, Core's log as the adapters hear it, a blocks
+// directory with the BlockManager on it, and the calls whose form differs between Core trees. Included
+// only by core/*.cpp: it needs Core's headers.
+#pragma once
+
+#include <chain.h>
+#include <kernel/chainparams.h>
+#include <kernel/notifications_interface.h>
+#include <node/blockstorage.h>
+#include <streams.h>
+#include <util/fs.h>
+#include <util/signalinterrupt.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/block_files.h"
+#include "core/features.h"
+#include "core/obfuscation.h"
+
+namespace core_adapter {
+
+// The chain with this message start, of those a caller may name (built once); null if none.
+const CChainParams* FindChain(const MessageStart& magic);
+// As FindChain; throws std::invalid_argument if none.
+const CChainParams& ChainFor(const MessageStart& magic);
+
+// Core's log, as the adapters hear it: the lines logged since the last Clear(). Core says why a read failed
+// only there. Nothing is printed or written to a file.
+class LogListener {
+ public:
+  static LogListener& Get();
+  void Clear();
+  std::string Lines();
+
+ private:
+  LogListener();
+  std::mutex mu_;
+  std::string lines_;
+};
+
+// A blocks directory and the BlockManager on it, rebuilt when the chain or the key changes (Core reads
+// xor.dat only when a BlockManager starts) or on Reset().
+class BlocksDir {
+ public:
+  // `fast_prune`: Core's test mode of 64 KiB block files (instead of 128 MiB, preallocated 16 MiB at a time).
+  BlocksDir(fs::path path, bool fast_prune);
+  ~BlocksDir();  // the manager before the indices it may point to
+
+  node::BlockManager& Manager(const CChainParams& chain, const Obfuscation::KeyBytes& key);
+  // Empties the directory: the next Manager() starts a BlockManager with no block files.
+  void Reset();
+  // A block index that lives as long as the BlockManager that may keep a pointer to it (WriteBlockUndo
+  // marks the index dirty).
+  CBlockIndex& NewIndex() { return indices_.emplace_back(); }
+  size_t indices() const { return indices_.size(); }
+  // The record of `size` bytes at `pos` in the block (blk) or undo (rev) file, read back through the key.
+  std::vector<uint8_t> ReadBack(const char* prefix, const FlatFilePos& pos, size_t size) const;
+  // Replaces the file `name` with `bytes` (unless it holds them already).
+  void Place(const std::string& name, std::vector<uint8_t> bytes);
+  // The path of a block (blk) or undo (rev) file.
+  fs::path FilePath(const char* prefix, int file) const;
+
+ private:
+  fs::path path_;
+  bool fast_prune_;
+  util::SignalInterrupt interrupt_;
+  kernel::Notifications notifications_;
+  std::deque<CBlockIndex> indices_;
+  std::unique_ptr<node::BlockManager> manager_;
+  std::map<std::string, std::vector<uint8_t>> placed_;
+  const CChainParams* chain_ = nullptr;
+  Obfuscation::KeyBytes key_{};
+};
+
+// Whether `payload` is exactly a serialization: `read` consumes all of it without an error and `write`
+// (of what was read) gives the same bytes back.
+bool SerializesExactly(std::span<const uint8_t> payload, const std::function<void(DataStream&)>& read,
+                       const std::function<void(DataStream&)>& write);
+
+// Core's ReadRawBlock of the whole block at `pos` (into a vector before #33657; returning it since); nullopt
+// when it fails.
+template <class Manager>
+std::optional<std::vector<std::byte>> ReadRaw(const Manager& manager, const FlatFilePos& pos) {
+  if constexpr (core_features::raw_block_part) {
+    auto block = manager.ReadRawBlock(pos);
+    if (!block) return std::nullopt;
+    return std::move(*block);
+  } else {
+    std::vector<std::byte> block;
+    if (!manager.ReadRawBlock(block, pos)) return std::nullopt;
+    return block;
+  }
+}
+
+}  // namespace core_adapter
