@@ -118,7 +118,7 @@ std::optional<std::vector<uint8_t>> BlockStore::ReadBlockUndo(const embedded::Fi
   return std::vector<uint8_t>(begin, begin + out.size());
 }
 
-BlockStore::FileInfo BlockStore::Info(int file) const {
+embedded::BlockFileInfo BlockStore::Info(int file) const {
   LOCK(::cs_main);
   const auto& info = *impl_->manager().GetBlockFileInfo(static_cast<size_t>(file));
   return {info.nSize, info.nUndoSize, info.nBlocks, info.nHeightFirst, info.nHeightLast};

@@ -35,14 +35,6 @@ class BlockStore {
     MessageStart magic{};  // one of Core's chains' (std::invalid_argument otherwise)
     Obfuscation::KeyBytes key{};
   };
-  struct FileInfo {
-    uint32_t size = 0;
-    uint32_t undo_size = 0;
-    uint32_t blocks = 0;
-    uint32_t height_first = 0;
-    uint32_t height_last = 0;
-  };
-
   explicit BlockStore(Options options);
   ~BlockStore();
   BlockStore(const BlockStore&) = delete;
@@ -53,7 +45,7 @@ class BlockStore {
                                    const embedded::FilePos& block, uint32_t height);
   std::optional<std::vector<uint8_t>> ReadBlock(const embedded::FilePos& pos) const;
   std::optional<std::vector<uint8_t>> ReadBlockUndo(const embedded::FilePos& pos, const embedded::Hash256& prev_block_hash) const;
-  FileInfo Info(int file) const;
+  embedded::BlockFileInfo Info(int file) const;
   std::string Path(const char* prefix, int file) const;
 
  private:

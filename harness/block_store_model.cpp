@@ -19,21 +19,22 @@ void BlockStoreModel::Grow(std::optional<uint64_t>& length, uint32_t pos, uint32
 FilePos BlockStoreModel::WriteBlock(uint32_t size, uint32_t height) {
   const uint32_t add = size + kHeader;
   const uint64_t max = add >= seam::BlockStore::kMaxFileSize ? uint64_t{add} + 1 : seam::BlockStore::kMaxFileSize;
-  if (files_[current_].size + uint64_t{add} >= max) {
+  if (files_[current_].info.size + uint64_t{add} >= max) {
     File& left = files_[current_];
-    const bool finalize_undo = left.height_last == undo_height_;
-    left.blk_length = left.size;  // cut to its length
-    if (finalize_undo) left.rev_length = left.undo_size;
+    const bool finalize_undo = left.info.height_last == undo_height_;
+    left.blk_length = left.info.size;  // cut to its length
+    if (finalize_undo) left.rev_length = left.info.undo_size;
     files_.emplace_back();
     current_ = static_cast<int>(files_.size()) - 1;
     undo_height_ = 0;
   }
   File& f = files_[current_];
-  const FilePos at{current_, f.size};
-  if (f.blocks == 0 || height < f.height_first) f.height_first = height;
-  if (f.blocks == 0 || height > f.height_last) f.height_last = height;
-  ++f.blocks;
-  f.size += add;
+  BlockFileInfo& info = f.info;
+  const FilePos at{current_, info.size};
+  if (info.blocks == 0 || height < info.height_first) info.height_first = height;
+  if (info.blocks == 0 || height > info.height_last) info.height_last = height;
+  ++info.blocks;
+  info.size += add;
   Grow(f.blk_length, at.pos, add, seam::BlockStore::kBlockChunk);
   return {at.file, at.pos + kHeader};
 }
@@ -41,12 +42,12 @@ FilePos BlockStoreModel::WriteBlock(uint32_t size, uint32_t height) {
 FilePos BlockStoreModel::WriteBlockUndo(const FilePos& block, uint32_t size, uint32_t height) {
   if (const auto done = undo_of_.find(block); done != undo_of_.end()) return done->second;
   File& f = files_.at(static_cast<size_t>(block.file));
-  const FilePos at{block.file, f.undo_size};
+  const FilePos at{block.file, f.info.undo_size};
   const uint32_t add = kHeader + size + kChecksum;
-  f.undo_size += add;
+  f.info.undo_size += add;
   Grow(f.rev_length, at.pos, add, seam::BlockStore::kUndoChunk);
-  if (block.file < current_ && height == f.height_last) {
-    f.rev_length = f.undo_size;
+  if (block.file < current_ && height == f.info.height_last) {
+    f.rev_length = f.info.undo_size;
   } else if (block.file == current_ && height > undo_height_) {
     undo_height_ = height;
   }

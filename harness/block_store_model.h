@@ -21,11 +21,7 @@ class BlockStoreModel {
   static constexpr uint32_t kChecksum = 32;
 
   struct File {
-    uint32_t size = 0;
-    uint32_t undo_size = 0;
-    uint32_t blocks = 0;
-    uint32_t height_first = 0;
-    uint32_t height_last = 0;
+    BlockFileInfo info;
     // Length on disk of the blk and rev file; nullopt: no such file.
     std::optional<uint64_t> blk_length;
     std::optional<uint64_t> rev_length;

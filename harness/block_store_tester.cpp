@@ -145,7 +145,7 @@ bool BlockStoreTester::ApplyWrite(const BlockStoreStep& step, bool undo, bool fa
   log_.Add(step);
   uint32_t size = step.size;
   if (!undo && size < 81) {
-    const uint32_t used = model_.files()[model_.current()].size;
+    const uint32_t used = model_.files()[model_.current()].info.size;
     const int64_t fill = int64_t{seam::BlockStore::kMaxFileSize} - used - BlockStoreModel::kHeader + int64_t{size % 5} - 2;
     size = static_cast<uint32_t>(std::max<int64_t>(fill, 81));
   }
@@ -220,13 +220,12 @@ void BlockStoreTester::CheckFiles() const {
   const auto& files = model_.files();
   for (size_t i = 0; i < files.size(); ++i) {
     const BlockStoreModel::File& f = files[i];
-    if (f.blocks == 0) continue;  // no file yet (before the first block)
-    const auto info = store_->Info(static_cast<int>(i));
-    HARNESS_CHECK(info.size == f.size && info.undo_size == f.undo_size && info.blocks == f.blocks &&
-                      info.height_first == f.height_first && info.height_last == f.height_last,
-                  "file ", i, ": the store has size ", info.size, ", undo size ", info.undo_size, ", ", info.blocks,
-                  " blocks at heights ", info.height_first, "-", info.height_last, "; the model ", f.size, ", ",
-                  f.undo_size, ", ", f.blocks, ", ", f.height_first, "-", f.height_last);
+    if (f.info.blocks == 0) continue;  // no file yet (before the first block)
+    const BlockFileInfo info = store_->Info(static_cast<int>(i));
+    const BlockFileInfo& want = f.info;
+    HARNESS_CHECK(info == want, "file ", i, ": the store has size ", info.size, ", undo size ", info.undo_size, ", ",
+                  info.blocks, " blocks at heights ", info.height_first, "-", info.height_last, "; the model ", want.size,
+                  ", ", want.undo_size, ", ", want.blocks, ", ", want.height_first, "-", want.height_last);
     for (const auto& [prefix, length] : {std::pair("blk", f.blk_length), std::pair("rev", f.rev_length)}) {
       struct stat st;
       const bool exists = stat(store_->Path(prefix, static_cast<int>(i)).c_str(), &st) == 0;

@@ -13,6 +13,7 @@
 #include "src/tx/transaction.h"
 
 using embedded::Block;
+using embedded::BlockFileInfo;
 using embedded::BlockHeader;
 using embedded::Coin;
 using embedded::CompactSizeLength;

@@ -106,8 +106,8 @@ BOOST_AUTO_TEST_CASE(undo_files_are_cut_when_complete) {
   const FilePos again = s.store.WriteBlockUndo(harness::UndoPayload(10, 9), Store::Prev(2), blocks[1], 2);
   BOOST_TEST((again == s.model.WriteBlockUndo(blocks[1], 10, 2)));
   s.Undo(blocks[2], 200, 3);  // file 0's highest block: its rev file is complete
-  BOOST_TEST((s.Length("rev", 0) == std::optional<uint64_t>(s.model.files()[0].undo_size)));
-  BOOST_TEST(s.store.Info(0).undo_size == s.model.files()[0].undo_size);
+  BOOST_TEST((s.Length("rev", 0) == std::optional<uint64_t>(s.model.files()[0].info.undo_size)));
+  BOOST_TEST(s.store.Info(0).undo_size == s.model.files()[0].info.undo_size);
   BOOST_TEST(s.Undo(blocks[3], 100, 4).file == 1);
 }
 

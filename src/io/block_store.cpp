@@ -64,7 +64,7 @@ FilePos BlockStore::NextBlockPos(uint32_t add, uint32_t height) {
     FlushFile("blk", last, files_[last].size, /*finalize=*/true);
     if (finalize_undo) FlushUndoFile(last, /*finalize=*/true);
   }
-  FileInfo& info = files_[current_];
+  BlockFileInfo& info = files_[current_];
   const FilePos pos{current_, info.size};
   if (info.blocks == 0 || height < info.height_first) info.height_first = height;
   if (info.blocks == 0 || height > info.height_last) info.height_last = height;
@@ -93,7 +93,7 @@ FilePos BlockStore::WriteBlock(std::span<const uint8_t> block, uint32_t height) 
 FilePos BlockStore::WriteBlockUndo(std::span<const uint8_t> undo, const Hash256& prev_block_hash, const FilePos& block,
                                    uint32_t height) {
   if (const auto done = undo_of_.find(block); done != undo_of_.end()) return done->second;
-  FileInfo& info = files_.at(block.file);
+  BlockFileInfo& info = files_.at(block.file);
   const FilePos at{block.file, info.undo_size};
   const auto add = static_cast<uint32_t>(kRecordHeaderSize + undo.size() + kChecksumSize);
   info.undo_size += add;

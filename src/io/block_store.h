@@ -40,15 +40,6 @@ class BlockStore {
     MessageStart magic{};
     Obfuscation::KeyBytes key{};  // all zero: none
   };
-  // How much of a file is used, and what the store knows of its blocks.
-  struct FileInfo {
-    uint32_t size = 0;       // bytes of block records
-    uint32_t undo_size = 0;  // bytes of undo records
-    uint32_t blocks = 0;
-    uint32_t height_first = 0;
-    uint32_t height_last = 0;
-  };
-
   explicit BlockStore(Options options);
 
   // Appends a block record with `block` (a serialized block) of a block at `height`; its position, or null
@@ -62,7 +53,7 @@ class BlockStore {
   std::optional<std::vector<uint8_t>> ReadBlock(const FilePos& pos) const;
   std::optional<std::vector<uint8_t>> ReadBlockUndo(const FilePos& pos, const Hash256& prev_block_hash) const;
   // What the store knows of block file `file` (which it must have written to).
-  FileInfo Info(int file) const { return files_.at(static_cast<size_t>(file)); }
+  BlockFileInfo Info(int file) const { return files_.at(static_cast<size_t>(file)); }
   // The path of a file of the store: "blk" or "rev", and its number.
   std::string Path(const char* prefix, int file) const;
 
@@ -76,7 +67,7 @@ class BlockStore {
   bool FlushUndoFile(int file, bool finalize) { return FlushFile("rev", file, files_.at(file).undo_size, finalize); }
 
   Options options_;
-  std::vector<FileInfo> files_;
+  std::vector<BlockFileInfo> files_;
   int current_ = 0;
   uint32_t undo_height_ = 0;  // of the current file: the highest height whose undo data is written
   std::map<FilePos, FilePos> undo_of_;  // a block's position → its undo data's

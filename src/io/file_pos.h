@@ -1,6 +1,6 @@
 // A record's place in a node's block files: the file's number and the offset of the record's payload (past
-// its 8-byte header), as Bitcoin Core's FlatFilePos. Vocabulary of the block store on either side of its
-// seam (seam/block_store.h).
+// its 8-byte header), as Bitcoin Core's FlatFilePos; and what a store knows of one block file, as Core's
+// CBlockFileInfo. Vocabulary of the block store on either side of its seam (seam/block_store.h).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,15 @@ struct FilePos {
   bool IsNull() const { return file < 0; }
   friend bool operator==(const FilePos&, const FilePos&) = default;
   friend bool operator<(const FilePos& a, const FilePos& b) { return a.file != b.file ? a.file < b.file : a.pos < b.pos; }
+};
+
+struct BlockFileInfo {
+  uint32_t size = 0;       // bytes of block records
+  uint32_t undo_size = 0;  // bytes of undo records in the rev file of the same number
+  uint32_t blocks = 0;
+  uint32_t height_first = 0;
+  uint32_t height_last = 0;
+  friend bool operator==(const BlockFileInfo&, const BlockFileInfo&) = default;
 };
 
 }  // namespace embedded
