@@ -62,7 +62,9 @@ class CoinsStackModel {
   using Key = uint8_t;  // an outpoint's index in the tester's table
   static constexpr size_t kKeys = 64;
 
-  explicit CoinsStackModel(const Hash256& base_best) : base_best_(base_best) {}
+  // Levels are large (an entry slot per key): room for a tester's deepest stack is made once.
+  static constexpr int kLevelsReserved = 5;
+  explicit CoinsStackModel(const Hash256& base_best) : base_best_(base_best) { levels_.reserve(kLevelsReserved); }
 
   int levels() const { return static_cast<int>(levels_.size()); }
   // A new top level. `peeks`: its fetches read the level below without caching anything there (the

@@ -251,10 +251,17 @@ bool CoinsTester::Apply(CoinsStep step) {
 
 namespace {
 
-// Output j of a funding transaction as AddCoins adds it at `height`.
-Coin FundingCoin(size_t funding, size_t j, uint32_t height) {
-  const TxOut& out = FundingTable()[funding].vout[kTableIndexes[j]];
-  return Coin(out.value, out.script_pubkey, height, funding % 4 == 0);
+// Table outpoint k's output of its funding transaction as AddCoins adds it at height 0 (built once).
+const Coin& FundingCoin(CoinsStackModel::Key k) {
+  static const std::vector<Coin> coins = [] {
+    std::vector<Coin> out;
+    for (CoinsStackModel::Key key = 0; key < kTableSize; ++key) {
+      const TxOut& o = FundingTable()[FundingOf(key)].vout[kTableIndexes[key % 4]];
+      out.emplace_back(o.value, o.script_pubkey, 0, FundingOf(key) % 4 == 0);
+    }
+    return out;
+  }();
+  return coins[k];
 }
 
 }  // namespace
@@ -268,7 +275,7 @@ bool CoinsTester::AddCoinsApplies(const CoinsStep& step) const {
   const int t = levels() - 1;
   for (size_t j = 0; j < std::size(kTableIndexes); ++j) {
     const CoinsStackModel::Key out = KeyOf(funding, j);
-    if (model_.AddThrows(t, out, FundingCoin(funding, j, 0), false)) return true;
+    if (model_.AddThrows(t, out, FundingCoin(out), false)) return true;
     if (model_.Find(t, out) == nullptr && model_.Peek(t, out) && !HeldBelow(t, out)) return false;
   }
   return true;
@@ -290,7 +297,8 @@ void CoinsTester::ApplyAddCoins(const CoinsStep& step) {
   for (size_t j = 0; j < std::size(kTableIndexes) && !throws; ++j) {
     const CoinsStackModel::Key out = KeyOf(funding, j);
     touched_ |= uint64_t{1} << out;
-    const Coin added = FundingCoin(funding, j, height);
+    Coin added = FundingCoin(out);
+    added.height = height;
     bool overwrite = coinbase;
     if (step.CheckForOverwrite()) {
       const ModelEntry* e = model_.Fetch(t, out);
