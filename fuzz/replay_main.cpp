@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "fuzz.h"
+#include "observe.h"
 
 // Set when a sanitizer runtime is linked; called as it reports an error and before it exits.
 extern "C" [[gnu::weak]] void __sanitizer_set_death_callback(void (*callback)());
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::snprintf(g_current, sizeof g_current, "%s", path.c_str());
+    harness::observe::BeginInput(path.filename().string());
     target(fuzz::Buffer(data.data(), data.size()));
   }
   g_current[0] = '\0';

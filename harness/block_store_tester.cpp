@@ -12,6 +12,7 @@
 #include "block_files_ref.h"
 #include "block_files_tester.h"
 #include "fault_file.h"
+#include "observe.h"
 #include "obfuscation_ref.h"
 #include "record_payloads.h"
 #include "rng.h"
@@ -161,6 +162,7 @@ bool BlockStoreTester::ApplyWrite(const BlockStoreStep& step, bool undo, bool fa
     got = undo ? store_->WriteBlockUndo(r.payload, r.prev, r.block, r.height) : store_->WriteBlock(r.payload, r.height);
   }
   const bool struck = failing && fault_file::Injected();
+  HARNESS_OBSERVE(undo ? "WriteBlockUndo" : "WriteBlock", got.file, ":", got.pos);
   if (struck) {
     // The node stops here: what it wrote before must be intact, and what it was writing must be its own
     // bytes or nothing.

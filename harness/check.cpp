@@ -14,10 +14,11 @@ thread_local const TraceSource* g_trace = nullptr;
 FailureMode g_mode = FailureMode::kAbort;
 std::string g_context;
 
-// `file`, a __FILE__ (absolute, or relative to the build directory where ccache's CCACHE_BASEDIR rewrote it),
-// from the repository root: from the last folder in it named like a top-level source folder of the
-// repository, or `file` itself when none is. The last, so that a checkout under e.g. ~/src/ still gives
-// harness/...; it is right as long as no such folder holds a folder of one of these names.
+}  // namespace
+
+// `file` is absolute, or relative to the build directory where ccache's CCACHE_BASEDIR rewrote it. From the
+// last folder in it named like a top-level source folder of the repository, so that a checkout under e.g.
+// ~/src/ still gives harness/...; right as long as no such folder holds a folder of one of these names.
 std::string_view RepositoryPath(std::string_view file) {
   const std::string slashed = "/" + std::string(file);
   size_t from = 0;
@@ -27,8 +28,6 @@ std::string_view RepositoryPath(std::string_view file) {
   }
   return file.substr(from);
 }
-
-}  // namespace
 
 ScopedTrace::ScopedTrace(const TraceSource& source) : previous_(g_trace) { g_trace = &source; }
 ScopedTrace::~ScopedTrace() { g_trace = previous_; }

@@ -41,6 +41,16 @@
 
 namespace harness {
 
+namespace observe {
+// The observation log (observe.h). g_on is set once, before main, from the environment; off, a record costs
+// the test of this bool.
+extern const bool g_on;
+inline bool On() { return g_on; }
+void Record(std::string_view label, std::string_view value);
+// The value a HARNESS_CHECK_EQ saw, labelled `<file>:<line> <expression>`.
+void RecordCheck(const char* file, int line, const char* expression, std::string_view value);
+}  // namespace observe
+
 // Something that can render the operations applied so far, one line each.
 class TraceSource {
  public:
@@ -64,14 +74,18 @@ class ScopedTrace {
 
 // Operations (any type with `std::string ToString() const`, which starts with the operation's name and then
 // its arguments: `Spend(outpoint=42)`) in the order they were applied; registered as the current trace while
-// it lives. Log an operation before applying it, so that a check failing inside it names it.
+// it lives. Log an operation before applying it, so that a check failing inside it names it. Each is also a
+// `step` record of the observation log (observe.h) when that is on.
 template <typename Op>
 class OpLog : public TraceSource {
  public:
   // Room for a typical fuzz input's steps up front: growing the log step by step was a measurable share
   // of a stateless target's time under ASan.
   OpLog() : scope_(*this) { ops_.reserve(16); }
-  void Add(const Op& op) { ops_.push_back(op); }
+  void Add(const Op& op) {
+    ops_.push_back(op);
+    if (observe::On()) [[unlikely]] observe::Record("step", op.ToString());
+  }
   size_t size() const { return ops_.size(); }
   void Render(std::ostream& out) const override {
     // Minimized failures are short; cap the rest so a failure stays readable.
@@ -107,6 +121,9 @@ void SetFailureMode(FailureMode mode);
 // name, the unit test main the running test's suite. Process-wide; empty or never set prints "-".
 void SetCheckContext(std::string_view name);
 
+// `file`, a __FILE__, from the repository root (harness/check.h); `file` itself when it is not the suite's.
+std::string_view RepositoryPath(std::string_view file);
+
 [[noreturn]] void Fail(const char* file, int line, const char* condition, const std::string& message);
 
 // A check of Bitcoin Core that fails on the tree under test because of a bug the suite found (core/features.h,
@@ -130,7 +147,9 @@ std::string Concat(const Args&... args) {
       ::harness::Fail(__FILE__, __LINE__, #cond, ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__)); \
   } while (0)
 
-// HARNESS_CHECK_EQ(a, b, parts...): compares and, on failure, prints both sides (anything streamable).
+// HARNESS_CHECK_EQ(a, b, parts...): compares and, on failure, prints both sides (anything streamable). Every
+// comparison is an observation: with the observation log on (observe.h), the value seen is recorded, labelled
+// with the left-hand expression.
 #define HARNESS_CHECK_EQ(a, b, ...)                                                                  \
   do {                                                                                               \
     const auto& harness_lhs_ = (a);                                                                  \
@@ -139,4 +158,6 @@ std::string Concat(const Args&... args) {
       ::harness::Fail(__FILE__, __LINE__, #a " == " #b,                                              \
                       ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__, "\n    left:  ", harness_lhs_, \
                                         "\n    right: ", harness_rhs_));                             \
+    if (::harness::observe::On()) [[unlikely]]                                                       \
+      ::harness::observe::RecordCheck(__FILE__, __LINE__, #a, ::harness::Concat(harness_lhs_));     \
   } while (0)

@@ -1,5 +1,7 @@
 #include "coins_checks.h"
 
+#include "observe.h"
+
 #include <stdexcept>
 
 #include "check.h"
@@ -59,6 +61,7 @@ void CheckSizes(const seam::CoinsViewCache& cache, const CoinsStackModel& model,
     HARNESS_CHECK_EQ(seam::ModelledUsage(cache), model.Usage(level), "memory usage at level ", level);
     HARNESS_CHECK(cache.DynamicMemoryUsage() >= seam::ModelledUsage(cache), "total memory usage at level ", level,
                   " below the entries' part");
+    HARNESS_OBSERVE("DynamicMemoryUsage", "level ", level, ": ", cache.DynamicMemoryUsage());
   }
   HARNESS_CHECK_EQ(cache.GetCacheSize(), model.Size(level), "cache size at level ", level);
   HARNESS_CHECK_EQ(cache.GetDirtyCount(), model.DirtyOrder(level).size(), "dirty count at level ", level);

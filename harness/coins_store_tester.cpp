@@ -9,6 +9,7 @@
 
 #include "coins_tables.h"
 #include "leak_check_pause.h"
+#include "observe.h"
 #include "seam/types.h"
 #include "obfuscation_ref.h"
 
@@ -532,6 +533,7 @@ bool CoinsStoreTester::StoreMatches(const KvMap& expected) const {
       HARNESS_CHECK(!IsZero(key_) && raw == stored_key, "the obfuscation key entry must hold the key, unobfuscated");
       return;
     }
+    HARNESS_OBSERVE("raw record", HexStr(key, key.size()), " = ", HexStr(raw, raw.size()));
     plain.assign(raw);
     XorRef(std::span(reinterpret_cast<uint8_t*>(plain.data()), plain.size()), key_, 0);
     // The key bytes that meet this value (offset 0 onwards): if any is non-zero, the value must change.
