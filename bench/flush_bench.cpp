@@ -1,5 +1,5 @@
 // bench_flush: the time and peak memory of flushing a coins cache into a coins store on a real on-disk
-// LevelDB, for a list of batch limits (-dbbatchsize). Not a Google Benchmark: each run is one multi-second
+// LevelDB, for a list of batch limits (-dbbatchsize), on the build's subject (seam/). Not a Google Benchmark: each run is one multi-second
 // flush into a fresh database, made in a child process so that its peak memory is its own.
 //
 // Per run: a fresh store directory; a cache of `coins` new coins (2 to 3 per txid, scripts from
@@ -23,13 +23,17 @@
 #include <vector>
 
 #include "bench_data.h"
-#include "coins/cache.h"
-#include "store/coins_store.h"
+#include "seam/coins_cache.h"
+#include "seam/coins_store.h"
+#include "seam/obfuscation.h"
 
 namespace {
 
-// The benchmarks measure the embedded subject (src/) against simpler baselines.
-using namespace embedded;
+// The subject of this build: the embedded store (src/), or Bitcoin Core's CCoinsViewDB (the core-bench
+// preset, which tools/review runs on a base and a head tree).
+using seam::CoinsStore;
+using seam::CoinsViewCache;
+using seam::Obfuscation;
 
 struct Config {
   std::string dir;

@@ -23,6 +23,8 @@
 
 // Set when a sanitizer runtime is linked; called as it reports an error and before it exits.
 extern "C" [[gnu::weak]] void __sanitizer_set_death_callback(void (*callback)());
+// Set in a build with coverage instrumentation: writes the profile, which a dying process would not.
+extern "C" [[gnu::weak]] int __llvm_profile_write_file();
 
 namespace {
 
@@ -37,6 +39,10 @@ void WriteCurrent() {
   (void)!write(STDERR_FILENO, prefix, sizeof prefix - 1);
   (void)!write(STDERR_FILENO, g_current, strnlen(g_current, sizeof g_current));
   (void)!write(STDERR_FILENO, "\n", 1);
+  // What the failing input observed up to its failure, and the coverage of the inputs this process ran
+  // (tools/review compares the one and counts the other).
+  harness::observe::FlushBeforeDeath();
+  if (__llvm_profile_write_file != nullptr) __llvm_profile_write_file();
 }
 
 void OnFatalSignal(int sig) {

@@ -87,6 +87,17 @@ void RecordCheck(const char* file, int line, const char* expression, std::string
   if (On()) TheLog().Line(Concat(RepositoryPath(file), ":", line, " "), expression, ": ", OneLine(value));
 }
 
+void FlushBeforeDeath() {
+  if (!On()) return;
+  Log& log = TheLog();
+  for (size_t done = 0; done < log.buffer.size();) {
+    const ssize_t n = write(log.fd, log.buffer.data() + done, log.buffer.size() - done);
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+  log.buffer.clear();
+}
+
 void RecordChange(std::string_view change, std::string_view label, std::string_view value) {
   if (On()) TheLog().Line("[" + std::string(change) + "] ", label, ": ", OneLine(value));
 }

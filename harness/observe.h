@@ -24,6 +24,9 @@ namespace harness::observe {
 // The records that follow are the input `name`'s (the replay driver calls it before each input).
 void BeginInput(std::string_view name);
 void RecordChange(std::string_view change, std::string_view label, std::string_view value);
+// Writes what is buffered, for a process that is about to die (a failed check's abort, a sanitizer report):
+// the failing input's records up to its failure reach the log. Best effort, without locking.
+void FlushBeforeDeath();
 
 }  // namespace harness::observe
 

@@ -160,6 +160,7 @@ class Component:
     core_functions: dict = field(default_factory=dict)  # core file -> the function counted alone
     core_fuzz_targets: tuple = ()
     core_test_suites: tuple = ()
+    core_benchmarks: str = ""     # a bench_bitcoin -filter regex of Core's benchmarks of the component
     note: str = ""
 
     def files(self):

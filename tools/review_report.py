@@ -1,0 +1,251 @@
+"""tools/review's report: report.md (the verdicts first, then each question's evidence), the one-screen
+summary.txt, and a plot per speed measurement. Returns the exit status the verdicts give."""
+import statistics
+import subprocess
+
+import suite
+
+SIDES = ("base", "head")
+
+
+def regression(tests):
+    names = sorted(tests["base"].keys() | tests["head"].keys())
+    head_only = [n for n in names if tests["base"].get(n, True) and not tests["head"].get(n, True)]
+    both = [n for n in names if not tests["base"].get(n, True) and not tests["head"].get(n, True)]
+    fixed = [n for n in names if not tests["base"].get(n, True) and tests["head"].get(n, True)]
+    one_sided = [n for n in names if (n in tests["base"]) != (n in tests["head"])]
+    return head_only, both, fixed, one_sided
+
+
+def fuzz_crashes(review, fuzzing, binaries_base):
+    """[(target, crash file, fails on the base too?)]."""
+    import review_observe
+    out = []
+    for t, r in fuzzing.items():
+        for crash in r["crashes"]:
+            logs = review_observe.observe(binaries_base, t, [crash], review.out / "observe" / "crash-base")
+            out.append((t, crash, any(r.startswith("crash: ") for r in logs[crash.name])))
+    return out
+
+
+def write(review, r):
+    out = review.out
+    head_only, both, fixed, one_sided = regression(r["tests"])
+    crashes = fuzz_crashes(review, r["fuzzing"], out / "bin" / "base" / "fuzz")
+    new_crashes = [c for c in crashes if not c[2]]
+    diff = r["diff"]
+    cov = r["coverage"]
+    hit = sum(1 for v in cov["by_line"].values() if v)
+    code = len(cov["by_line"])
+    changed_src = {f: lines for f, (lines, _) in review.lines.items()}
+    manifest_files = set(suite.core_file_components())
+    unreachable = sorted(f for f, lines in changed_src.items() if lines and f not in manifest_files)
+    functions = suite.core_functions()
+
+    regress_ok = not head_only and not new_crashes
+    diff_ok = not diff["distinct"]
+    status = 0 if regress_ok and diff_ok else 1
+    review.failures = head_only + [str(c[1]) for c in new_crashes] + [d["difference"].key() for d in diff["distinct"]]
+
+    verdict = []
+    verdict.append(("Does the head still satisfy every property?",
+                    ("yes" if regress_ok else "NO") + f": {len(r['tests']['head'])} tests on the head, "
+                    f"{len(head_only)} failing only there, {len(both)} failing on both (pre-existing); "
+                    f"focused fuzzing: {len(crashes)} crash(es), {len(new_crashes)} not on the base"))
+    verdict.append(("Does it behave exactly like the base?",
+                    ("yes" if diff_ok else "NO") + f": {sum(diff['counts'].values())} inputs of "
+                    f"{len(diff['counts'])} targets replayed on both, {diff['total']} differing in "
+                    f"{len(diff['distinct'])} distinct undeclared way(s)"))
+    verdict.append(("Which changed lines did the tests execute?",
+                    f"{hit} of {code} changed code lines the suite's build holds ({pct(hit, code)}); changed files "
+                    f"no target of the suite reaches: {', '.join(unreachable) or 'none'}"))
+    speed = r["speed"]
+    micro_rows, flush_rows = [], []
+    if speed:
+        micro_rows = [ratio_row(n, t) for n, t in sorted(speed["bench_bitcoin"].items())]
+        flush_rows = [ratio_row(f"flush, -dbbatchsize {mib} MiB", {s: [x[0] for x in v] for s, v in t.items()})
+                      for mib, t in sorted(speed["flush"].items())]
+    if speed is None:
+        verdict.append(("Does it pay?", "not measured (--quick or --skip-speed)"))
+    elif not micro_rows and not flush_rows:
+        verdict.append(("Does it pay?", "no benchmark covers the touched components"))
+    else:
+        verdict.append(("Does it pay?", "; ".join(f"{n} head/base {x:.3f} ({v})" for n, _, _, x, _, v in
+                                                    micro_rows + flush_rows)))
+
+    md = [f"# Review: {r['names']['head']} against {r['names']['base']}", "",
+          f"Command: `{r['command']}`  ", f"Machine: {r['machine']}  ",
+          f"Date: {r['started']:%Y-%m-%d %H:%M} UTC  ", f"Verdict: **{'pass' if status == 0 else 'FAIL'}** (exit status {status})", ""]
+    md += ["| question | answer |", "|---|---|"] + [f"| {q} | {a} |" for q, a in verdict] + [""]
+    md += [f"Files differing: {len(review.changed)}: " + ", ".join(f"`{f}` ({s})" for f, s in review.changed.items()), ""]
+
+    md += ["## 1. Regression", "", "ctest in the suite's `review-test` build (`core-test` with coverage: unit properties, "
+           "corpus replay, known-bug entries) of each tree.", ""]
+    md += [f"- failing on the head only: {', '.join(head_only) or 'none'}",
+           f"- failing on both (pre-existing, not the change's): {', '.join(both) or 'none'}",
+           f"- failing on the base only (fixed by the head): {', '.join(fixed) or 'none'}",
+           f"- on one side only (the trees' features differ): {', '.join(one_sided) or 'none'}", ""]
+
+    md += ["## 2. Differential", "",
+           "Every input of every corpus, and what the focused campaign found, replayed on both trees with the "
+           "observation log (`SUITE_OBSERVE`): every step, every value a check compared, Core's memory figures, raw "
+           "database records, block positions. Records tied to a Core change the trees answer differently are "
+           "declared differences and not compared.", ""]
+    changes = {k: v for k, v in r["answers"].items() if len(set(v)) > 1}
+    md += [f"Features the trees answer differently (declared): "
+           + (", ".join(f"`{k}` {v[0]} → {v[1]}" for k, v in sorted(changes.items())) or "none"), ""]
+    if diff["one_sided"]:
+        md += [f"Targets on one side only (not compared): {', '.join(diff['one_sided'])}", ""]
+    md += ["| target | inputs |", "|---|---|"] + [f"| {t} | {n} |" for t, n in sorted(diff["counts"].items())] + [""]
+    if not diff["distinct"]:
+        md += ["No undeclared difference.", ""]
+    for d in diff["distinct"]:
+        x = d["difference"]
+        md += [f"### {x.target}: differs at `{x.base.split(': ', 1)[0]}`", "",
+               f"{d['inputs']} input(s) differ this way; the smallest, minimised: `{d['data'].hex()}` "
+               f"({len(d['data'])} bytes, `{d['input'].relative_to(out)}`). First differing record, #{x.index}, "
+               f"after the step `{x.step or '(none)'}`:", "", "```", f"base: {x.base}", f"head: {x.head}", "```", ""]
+
+    md += ["## 3. Focused fuzzing", "",
+           f"The head's `review-libfuzzer` build, {review.args.budget} s per target from its corpus (libFuzzer "
+           f"-seed={review.args.seed}), the targets of the components whose Core files the change touches and of "
+           f"those that use them: {', '.join(r['targets']) or 'none'}.", ""]
+    md += ["| target | executions | exec/s | new inputs | crashes |", "|---|---|---|---|---|"]
+    for t, x in r["fuzzing"].items():
+        md.append(f"| {t} | {x['execs']} | {x['exec_s']} | {x['found']} | {len(x['crashes'])} |")
+    for t, c, on_base in crashes:
+        md.append(f"\n- {t}: `{c.name}` ({'fails on the base too: pre-existing' if on_base else 'passes on the base: a regression'})")
+    md.append("")
+
+    md += ["## 4. Patch coverage", "",
+           "Changed lines of the head (a line diff of the two trees) that are code in the suite's build, executed "
+           "or not by the head's replay of step 2 (every corpus and the focused campaign's finds).", ""]
+    md += ["| file | changed lines | code lines | executed |", "|---|---|---|---|"]
+    for f, lines in sorted(changed_src.items()):
+        rows = [k for k in cov["by_line"] if k[0] == f]
+        n_hit = sum(1 for k in rows if cov["by_line"][k])
+        removed = review.lines[f][1]
+        note = f" (and {removed} removed)" if removed else ""
+        md.append(f"| `{f}` | {len(lines)}{note} | {len(rows)} | {n_hit} ({pct(n_hit, len(rows))}) |")
+    md += ["", "Per target (changed code lines executed):", "", "| target | executed |", "|---|---|"]
+    for t, counts in sorted(cov["per_target"].items()):
+        n = sum(1 for v in counts.values() if v)
+        if n:
+            md.append(f"| {t} | {n} |")
+    missed = sorted(k for k, v in cov["by_line"].items() if not v)
+    md += ["", f"Changed code lines no input executed ({len(missed)}):", ""]
+    if missed:
+        md.append("```")
+        for f, n in missed:
+            src = (review.trees["head"] / f).read_text(errors="replace").splitlines()[n - 1]
+            md.append(f"{f}:{n}: {src.strip()[:120]}")
+        md.append("```")
+    md.append("")
+    for f in sorted(changed_src):
+        if f in functions and changed_src[f]:
+            md.append(f"- `{f}`: the suite drives only `{functions[f]}` of this file (seam/components.json); its other "
+                      "changed lines are not the suite's to reach.")
+    if unreachable:
+        md.append(f"- No test of the suite can reach changed lines of: {', '.join(f'`{f}`' for f in unreachable)} "
+                  "(no component lists these files).")
+    md.append("")
+
+    md += ["## 5. Speed", ""]
+    if speed is None:
+        md += ["Not measured in this run (--quick or --skip-speed).", ""]
+    else:
+        md += [f"Base and head alternate, {review.args.repetitions} repetitions (base first, then head first, "
+               "alternately); the ratio head/base is taken per repetition, its median reported with its range over "
+               "the repetitions. A range that includes 1 is within noise.", ""]
+    if micro_rows:
+        md += ["Bitcoin Core's bench_bitcoin (Release), the touched components' benchmarks; median time per "
+               "operation:", "", "| benchmark | base | head | head/base | range | verdict |", "|---|---|---|---|---|---|"]
+        md += [f"| {n} | {fmt_time(b)} | {fmt_time(h)} | {x:.3f} | {lo:.3f}–{hi:.3f} | {v} |"
+               for n, b, h, x, (lo, hi), v in micro_rows]
+        md += ["", "![bench_bitcoin](speed.png)", ""]
+        plot_ratios(out / "speed.png", micro_rows)
+    if flush_rows:
+        md += [f"The suite's flush sweep (bench_flush, core-bench preset) on Core's CCoinsViewDB on disk: a cache of "
+               f"{review.args.flush_coins} new coins flushed into a fresh database, one child process per flush; "
+               "flush time and peak RSS:", "",
+               "| -dbbatchsize | base | head | head/base | range | verdict | peak MiB base | peak MiB head |",
+               "|---|---|---|---|---|---|---|---|"]
+        for (n, b, h, x, (lo, hi), v), (mib, t) in zip(flush_rows, sorted(speed["flush"].items())):
+            peaks = {s: statistics.median(p for _, p in t[s]) for s in SIDES}
+            md.append(f"| {mib} MiB | {fmt_time(b)} | {fmt_time(h)} | {x:.3f} | {lo:.3f}–{hi:.3f} | {v} | "
+                      f"{peaks['base']:.0f} | {peaks['head']:.0f} |")
+        md += ["", "![flush](flush.png)", ""]
+        plot_flush(out / "flush.png", speed["flush"])
+
+    md += ["## Cost", "", "| step | seconds |", "|---|---|"]
+    md += [f"| {k} | {v:.0f} |" for k, v in review.timings.items()] + [""]
+    (out / "report.md").write_text("\n".join(md) + "\n")
+    summary = [f"review: {r['names']['head']}", f"  against {r['names']['base']}", ""]
+    summary += [f"{q}\n  {a}" for q, a in verdict]
+    summary += ["", f"verdict: {'pass' if status == 0 else 'FAIL'}; report: {out / 'report.md'}"]
+    (out / "summary.txt").write_text("\n".join(summary) + "\n")
+    print("\n".join(summary))
+    return status
+
+
+def ratio_row(name, times):
+    """(name, base median, head median, head/base, (lowest, highest) ratio, verdict) of one benchmark."""
+    base, head = times["base"], times["head"]
+    ratios = [h / b for b, h in zip(base, head)]
+    r = statistics.median(ratios)
+    low, high = min(ratios), max(ratios)
+    verdict = "within noise" if low <= 1.0 <= high else ("faster" if r < 1 else "slower")
+    return name, statistics.median(base), statistics.median(head), r, (low, high), verdict
+
+
+def pct(a, b):
+    return f"{100.0 * a / b:.1f}%" if b else "—"
+
+
+def fmt_time(seconds):
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def plot_ratios(png, rows):
+    data = png.with_suffix(".dat")
+    data.write_text("".join(f'"{n}" {x} {lo} {hi}\n' for n, _, _, x, (lo, hi), _ in rows))
+    gnuplot(f"""set terminal pngcairo size 900,{200 + 30 * len(rows)}
+set output '{png}'
+set title 'head/base time per operation (below 1: the head is faster); bars: range over the repetitions'
+set style fill solid 0.5
+set yrange [*:*] reverse
+set xlabel 'head/base'
+set grid x
+set arrow from 1, graph 0 to 1, graph 1 nohead dt 2
+plot '{data}' using 2:0:3:4:($0-0.3):($0+0.3):yticlabels(1) with boxxyerror notitle, \\
+     '' using 2:0 with points pt 7 notitle
+""")
+
+
+def plot_flush(png, flush):
+    data = png.with_suffix(".dat")
+    rows = []
+    for mib, t in sorted(flush.items()):
+        med = {s: (statistics.median(x for x, _ in t[s]), statistics.median(p for _, p in t[s])) for s in SIDES}
+        rows.append(f"{mib} {med['base'][0]} {med['head'][0]} {med['base'][1]} {med['head'][1]}\n")
+    data.write_text("".join(rows))
+    gnuplot(f"""set terminal pngcairo size 1000,450
+set output '{png}'
+set multiplot layout 1,2 title "Flush of Core's CCoinsViewDB on disk against -dbbatchsize (medians)"
+set logscale x 2
+set xlabel '-dbbatchsize, MiB'
+set key top left
+set grid
+set ylabel 'flush time, s'
+plot '{data}' using 1:2 with linespoints title 'base', '' using 1:3 with linespoints title 'head'
+set ylabel 'peak RSS, MiB'
+plot '{data}' using 1:4 with linespoints title 'base', '' using 1:5 with linespoints title 'head'
+unset multiplot
+""")
+
+
+def gnuplot(script):
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
