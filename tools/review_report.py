@@ -102,7 +102,8 @@ def write(review, r):
     for d in diff["distinct"]:
         x = d["difference"]
         md += [f"### {x.target}: differs at `{x.base.split(': ', 1)[0]}`", "",
-               f"{d['inputs']} input(s) differ this way; the smallest, minimised: `{d['data'].hex()}` "
+               f"{d['inputs']} input(s) differ this way; the smallest{', minimised' if d['minimised'] else ''}: "
+               f"`{d['data'].hex()[:200]}` "
                f"({len(d['data'])} bytes, `{d['input'].relative_to(out)}`). First differing record, #{x.index}, "
                f"after the step `{x.step or '(none)'}`:", "", "```", f"base: {x.base}", f"head: {x.head}", "```", ""]
 
@@ -156,7 +157,8 @@ def write(review, r):
     else:
         md += [f"Base and head alternate, {review.args.repetitions} repetitions (base first, then head first, "
                "alternately); the ratio head/base is taken per repetition, its median reported with its range over "
-               "the repetitions. A range that includes 1 is within noise.", ""]
+               "the repetitions. A range that includes 1, or a distance from 1 no larger than the base's own spread "
+               "over its repetitions ((max − min) / median), is within noise.", ""]
     if micro_rows:
         md += ["Bitcoin Core's bench_bitcoin (Release), the touched components' benchmarks; median time per "
                "operation:", "", "| benchmark | base | head | head/base | range | verdict |", "|---|---|---|---|---|---|"]
@@ -194,7 +196,10 @@ def ratio_row(name, times):
     ratios = [h / b for b, h in zip(base, head)]
     r = statistics.median(ratios)
     low, high = min(ratios), max(ratios)
-    verdict = "within noise" if low <= 1.0 <= high else ("faster" if r < 1 else "slower")
+    # Noise: a ratio whose range over the repetitions includes 1, or whose distance from 1 is within the base's
+    # own spread over its repetitions (how much the same code moved), is not a change.
+    spread = (max(base) - min(base)) / statistics.median(base)
+    verdict = "within noise" if low <= 1.0 <= high or abs(r - 1) <= spread else ("faster" if r < 1 else "slower")
     return name, statistics.median(base), statistics.median(head), r, (low, high), verdict
 
 
@@ -214,7 +219,7 @@ def plot_ratios(png, rows):
     data.write_text("".join(f'"{n}" {x} {lo} {hi}\n' for n, _, _, x, (lo, hi), _ in rows))
     gnuplot(f"""set terminal pngcairo size 900,{200 + 30 * len(rows)}
 set output '{png}'
-set title 'head/base time per operation (below 1: the head is faster); bars: range over the repetitions'
+set title 'head/base per operation (< 1: head faster); bar: range over repetitions'
 set style fill solid 0.5
 set yrange [*:*] reverse
 set xlabel 'head/base'

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import suite
 
-# Folders of a Core checkout that are not its source: version control and in-tree build directories.
+# What of a Core checkout is not its source: version control (a folder, or in a worktree a file) and, below,
+# in-tree build directories.
 SKIP_DIRS = {".git"}
 
 
@@ -30,6 +31,8 @@ def source_files(tree):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not is_build_dir(here / d))
         for name in files:
+            if name in SKIP_DIRS:
+                continue  # a git worktree's .git is a file naming its repository
             path = here / name
             out[str(path.relative_to(tree))] = path
     return out
