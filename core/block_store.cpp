@@ -20,9 +20,7 @@
 
 namespace core_adapter {
 
-static_assert(BlockStore::kMaxFileSize == 0x10000 && BlockStore::kBlockChunk == 0x4000 &&
-                  BlockStore::kUndoChunk == node::UNDOFILE_CHUNK_SIZE,
-              "-fastprune's block file size and chunks, and Core's undo chunk");
+static_assert(BlockStore::kUndoChunk == node::UNDOFILE_CHUNK_SIZE, "Core's undo chunk");
 
 struct BlockStore::Impl {
   Impl(const Options& options) : dir(fs::PathFromString(options.dir), /*fast_prune=*/true), chain(ChainFor(options.magic)),

@@ -24,12 +24,8 @@
 
 namespace core_adapter {
 
-class BlockStore {
+class BlockStore : public embedded::BlockFileGeometry {
  public:
-  static constexpr uint32_t kMaxFileSize = 0x10000;
-  static constexpr uint32_t kBlockChunk = 0x4000;
-  static constexpr uint32_t kUndoChunk = 0x100000;
-
   struct Options {
     std::string dir;  // must exist
     MessageStart magic{};  // one of Core's chains' (std::invalid_argument otherwise)

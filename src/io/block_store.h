@@ -29,12 +29,8 @@
 
 namespace embedded {
 
-class BlockStore {
+class BlockStore : public BlockFileGeometry {
  public:
-  static constexpr uint32_t kMaxFileSize = 0x10000;   // Core's -fastprune block files
-  static constexpr uint32_t kBlockChunk = 0x4000;     // 16 KiB: -fastprune
-  static constexpr uint32_t kUndoChunk = 0x100000;    // 1 MiB
-
   struct Options {
     std::string dir;  // must exist
     MessageStart magic{};

@@ -15,6 +15,14 @@ struct FilePos {
   friend bool operator<(const FilePos& a, const FilePos& b) { return a.file != b.file ? a.file < b.file : a.pos < b.pos; }
 };
 
+// The block store's file geometry, on both sides of the seam: Core's -fastprune block file size and block
+// chunk (so that files roll over after a few records), and Core's undo chunk.
+struct BlockFileGeometry {
+  static constexpr uint32_t kMaxFileSize = 0x10000;
+  static constexpr uint32_t kBlockChunk = 0x4000;
+  static constexpr uint32_t kUndoChunk = 0x100000;
+};
+
 struct BlockFileInfo {
   uint32_t size = 0;       // bytes of block records
   uint32_t undo_size = 0;  // bytes of undo records in the rev file of the same number
