@@ -1,27 +1,13 @@
 #include "io/block_files.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
-#include <memory>
 
+#include "hash256.h"
 #include "hex.h"
 
 namespace embedded {
 
 namespace {
-
-// libcrypto calls return 1 (or a non-null pointer) on success.
-void Require(bool ok) {
-  if (!ok) throw IoError("SHA-256 failed in libcrypto");
-}
-
-const EVP_MD* Sha256() {
-  // Fetched once: an implicit fetch on every digest costs more than hashing a small record.
-  static const EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  Require(md != nullptr);
-  return md;
-}
 
 void WriteHeader(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload) {
   if (payload.size() > kMaxRecordSize) {
@@ -84,17 +70,7 @@ uint32_t ReadWholeHeader(AutoFile& in, const MessageStart& magic, uint32_t max_s
 }  // namespace
 
 Hash256 UndoChecksum(const Hash256& prev_block_hash, std::span<const uint8_t> payload) {
-  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  Hash256 once;
-  Hash256 twice;
-  unsigned int n = 0;
-  Require(ctx != nullptr);
-  Require(EVP_DigestInit_ex(ctx.get(), Sha256(), nullptr) == 1);
-  Require(EVP_DigestUpdate(ctx.get(), prev_block_hash.bytes.data(), prev_block_hash.bytes.size()) == 1);
-  Require(EVP_DigestUpdate(ctx.get(), payload.data(), payload.size()) == 1);
-  Require(EVP_DigestFinal_ex(ctx.get(), once.bytes.data(), &n) == 1);
-  Require(EVP_Digest(once.bytes.data(), once.bytes.size(), twice.bytes.data(), &n, Sha256(), nullptr) == 1);
-  return twice;
+  return DoubleSha256({prev_block_hash.bytes, payload});
 }
 
 void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload) {

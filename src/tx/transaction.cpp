@@ -1,10 +1,10 @@
 #include "tx/transaction.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "hash256.h"
 
 namespace embedded {
 
@@ -197,16 +197,7 @@ bool ParseBlock(std::span<const uint8_t> bytes, Block& block, std::string* error
 Hash256 TxidOf(const Transaction& tx) {
   std::vector<uint8_t> bytes;
   SerializeTransaction(bytes, tx, /*with_witness=*/false);
-  Hash256 id;
-  for (int round = 0; round < 2; ++round) {
-    unsigned int size = 0;
-    if (EVP_Digest(bytes.data(), bytes.size(), id.bytes.data(), &size, EVP_sha256(), nullptr) != 1 ||
-        size != id.bytes.size()) {
-      throw std::runtime_error("TxidOf: SHA-256 failed in libcrypto");
-    }
-    bytes.assign(id.bytes.begin(), id.bytes.end());
-  }
-  return id;
+  return DoubleSha256({bytes});
 }
 
 }  // namespace embedded
