@@ -30,9 +30,10 @@ void CheckEntry(const seam::CoinsViewCache& cache, const CoinsStackModel& model,
   HARNESS_CHECK((got != nullptr) == (want != nullptr), "entry ", o.ToString(), " at level ", level, ": subject ",
                 got ? "present" : "absent", ", model ", want ? "present" : "absent");
   if (got == nullptr) return;
-  const std::optional<Coin> got_coin = got->coin.IsSpent() ? std::nullopt : std::optional<Coin>(got->coin);
-  HARNESS_CHECK(got_coin == want->coin, "coin ", o.ToString(), " at level ", level, ": subject ", Render(got_coin),
-                ", model ", Render(want->coin));
+  // Compared in place: a copy of each coin per check was a tenth of the target's time.
+  const bool same_coin = got->coin.IsSpent() ? !want->coin.has_value() : want->coin && *want->coin == got->coin;
+  HARNESS_CHECK(same_coin, "coin ", o.ToString(), " at level ", level, ": subject ",
+                got->coin.IsSpent() ? std::string("none") : got->coin.ToString(), ", model ", Render(want->coin));
   HARNESS_CHECK(got->IsDirty() == want->dirty && got->IsFresh() == want->fresh, "flags of ", o.ToString(),
                 " at level ", level, ": subject ", Flags(got->IsDirty(), got->IsFresh()), ", model ",
                 Flags(want->dirty, want->fresh));

@@ -206,6 +206,7 @@ const CacheEntry* CoinsViewCache::FindEntry(const OutPoint& outpoint) const {
 
 std::vector<OutPoint> CoinsViewCache::DirtyOrder() const {
   std::vector<OutPoint> out;
+  out.reserve(GetDirtyCount());  // capacity only: the walk, not the count, decides what is returned
   for (const CoinsCachePair* p = sentinel_.second.Next(); p != &sentinel_; p = p->second.Next()) {
     out.push_back(p->first);
   }
