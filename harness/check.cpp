@@ -73,6 +73,10 @@ bool RunKnownBugCheck(const char* what, const char* doc) {
 // without -fno-sanitize-recover (Bitcoin Core's library, built with Core's own SANITIZERS option).
 extern "C" const char* __ubsan_default_options() { return "halt_on_error=1:print_stacktrace=1"; }
 
+// A ThreadSanitizer report is fatal too, so that a campaign under TSan (the tsan-libfuzzer presets) stops at
+// the first race and libFuzzer saves the input, as it does for ASan; TSan's own default only prints and runs on.
+extern "C" const char* __tsan_default_options() { return "halt_on_error=1:second_deadlock_stack=1"; }
+
 // ASan's defaults, overridable through ASAN_OPTIONS, set to what OSS-Fuzz's runner uses: stack-use-after-
 // return stays on, with a 64 KiB fake stack per frame size (every throw makes the runtime sweep the whole fake
 // stack, and the default 1 MiB one cost a model-based target a quarter of its speed), and a 10 MiB quarantine
