@@ -28,8 +28,11 @@ def run_logged(binary, target, files, log, profile=None):
     """Replays `files` in order in one process with the log at `log`; returns ({input name: records} of the
     inputs it names, the index in `files` of the input that failed or None, the failure's text)."""
     # The review-test build is instrumented for coverage: its profile goes to `profile` (an LLVM_PROFILE_FILE
-    # pattern), else beside the log, overwritten.
-    env = dict(os.environ, FUZZ=target, SUITE_OBSERVE=str(log), LLVM_PROFILE_FILE=str(profile or log.with_suffix(".profraw")))
+    # pattern), else beside the log, overwritten. SUITE_REPLAY_STOP_AT_FIRST=1: the replay stops at the first
+    # failing input and its output is that input's report alone, which is what this function reads (observe()
+    # goes on after it itself).
+    env = dict(os.environ, FUZZ=target, SUITE_OBSERVE=str(log), SUITE_REPLAY_STOP_AT_FIRST="1",
+               LLVM_PROFILE_FILE=str(profile or log.with_suffix(".profraw")))
     proc = subprocess.run([str(binary), *map(str, files)], env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True, errors="replace", timeout=TIMEOUT_S * len(files))
     inputs = dict(parse(log.read_text(errors="replace") if log.exists() else ""))
