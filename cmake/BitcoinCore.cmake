@@ -7,100 +7,33 @@
 include(ExternalProject)
 find_package(Threads REQUIRED)
 
+# A Bitcoin Core source tree is what Core's own CMake builds the kernel library from; which of the classes
+# the suite tests it has is the feature probe's business (cmake/CoreProbe.cmake), never a refusal here.
 function(suite_check_core_dir dir)
-  foreach(file CMakeLists.txt src/coins.h src/txdb.h src/kernel/CMakeLists.txt)
+  foreach(file CMakeLists.txt src/kernel/CMakeLists.txt)
     if(NOT EXISTS "${dir}/${file}")
       message(FATAL_ERROR "BITCOIN_CORE_DIR='${dir}' is not a Bitcoin Core source tree: expected ${dir}/${file}. "
         "Set BITCOIN_CORE_DIR (cache variable or environment) to the top of a checkout, the folder holding "
         "src/coins.h.")
     endif()
   endforeach()
-  # The oldest supported tree's newest file the adapters include; the feature probe below checks the rest.
-  if(NOT EXISTS "${dir}/src/util/obfuscation.h")
-    message(FATAL_ERROR "BITCOIN_CORE_DIR='${dir}' is a Bitcoin Core tree older than the suite supports: it has "
-      "no src/util/obfuscation.h (the Obfuscation class). ${SUITE_CORE_RANGE}")
-  endif()
 endfunction()
-set(SUITE_CORE_RANGE "The suite supports Bitcoin Core master from 6356041e58d1 (2025-12-01) to b88bffe550a3 \
-(2026-08-18), and branches based between them.")
 suite_check_core_dir("${BITCOIN_CORE_DIR}")
 
-# Which of Core's APIs this tree has (core/features.h): cmake/core_probe.cpp is compiled against its headers
-# and leaves one line per feature in the object file. A missing `required` feature stops here, naming it;
-# each `change` (and `known_bug`) becomes SUITE_CORE_<NAME>=0/1 for the adapters and, through them, the
-# seam's data. Every header the probe read is a configure dependency: checking out another commit in the
-# tree probes it again before anything is compiled against it.
-function(suite_probe_core_features dir out_definitions)
-  set(object ${CMAKE_BINARY_DIR}/core_probe.o)
-  file(REMOVE ${object})
-  execute_process(
-    COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -w -c ${PROJECT_SOURCE_DIR}/cmake/core_probe.cpp -o ${object}
-            -MD -MF ${object}.d -iquote ${PROJECT_SOURCE_DIR} -isystem ${dir}/src -isystem ${dir}/src/leveldb/include
-    RESULT_VARIABLE status ERROR_VARIABLE errors OUTPUT_QUIET)
-  if(EXISTS ${object}.d)
-    file(READ ${object}.d depends)
-    string(REGEX MATCHALL "[^ \\\n:]+" depends "${depends}")
-    list(FILTER depends INCLUDE REGEX "^${dir}/")
-    # The questions are configure dependencies too: a new row of core/features.h is answered before
-    # anything is compiled against it.
-    list(APPEND depends ${PROJECT_SOURCE_DIR}/core/features.h ${PROJECT_SOURCE_DIR}/cmake/core_probe.cpp)
-    set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${depends})
-  endif()
-  if(NOT status EQUAL 0)
-    string(REGEX MATCHALL "[^\n]*error:[^\n]*" first_errors "${errors}")
-    list(SUBLIST first_errors 0 5 first_errors)
-    list(JOIN first_errors "\n  " first_errors)
-    message(FATAL_ERROR "BITCOIN_CORE_DIR='${dir}': the feature probe (cmake/core_probe.cpp) does not compile "
-      "against this tree's headers, so its API is not one the suite knows. ${SUITE_CORE_RANGE}\n  ${first_errors}")
-  endif()
-  file(STRINGS ${object} lines REGEX "^SUITE_CORE_FEATURE[|]")
-  set(missing "")
-  set(definitions "")
-  set(summary "")
-  set(known_bugs "")
-  foreach(line IN LISTS lines)
-    string(REPLACE "|" ";" fields "${line}")
-    list(GET fields 1 name)
-    list(GET fields 2 need)
-    list(GET fields 3 since)
-    list(GET fields 4 what)
-    list(GET fields 5 answer)
-    string(TOUPPER "${name}" macro)
-    if(need STREQUAL "required")
-      if(NOT answer)
-        string(APPEND missing "\n  - ${what}")
-      endif()
-    elseif(need STREQUAL "known_bug")
-      list(APPEND definitions SUITE_CORE_${macro}=${answer})
-      if(answer)
-        message(STATUS "Bitcoin Core at ${dir}: KNOWN BUG present, its check runs as known-failing "
-          "(known_bug.${name}): ${what} (${since})")
-        list(APPEND known_bugs ${name})
-      endif()
-    else()
-      list(APPEND definitions SUITE_CORE_${macro}=${answer})
-      if(answer)
-        list(APPEND summary "${name} (${since})")
-      endif()
-    endif()
-  endforeach()
-  if(NOT lines)
-    message(FATAL_ERROR "The feature probe left no answers in ${object}: is ${CMAKE_CXX_COMPILER} the compiler "
-      "that built it?")
-  endif()
-  if(missing)
-    message(FATAL_ERROR "BITCOIN_CORE_DIR='${dir}' lacks what the suite's Core adapters call:${missing}\n"
-      "${SUITE_CORE_RANGE}")
-  endif()
-  list(JOIN summary ", " summary)
-  if(NOT summary)
-    set(summary "none (the oldest supported API)")
-  endif()
-  message(STATUS "Bitcoin Core at ${dir}: changes present: ${summary}")
-  set(${out_definitions} ${definitions} PARENT_SCOPE)
-  set(SUITE_CORE_KNOWN_BUGS ${known_bugs} PARENT_SCOPE)
-endfunction()
-suite_probe_core_features("${BITCOIN_CORE_DIR}" SUITE_CORE_DEFINITIONS)
+include(${CMAKE_CURRENT_LIST_DIR}/CoreProbe.cmake)
+suite_probe_core_features("${BITCOIN_CORE_DIR}")
+
+# SUITE_CORE_COMPILE_ONLY: compile the adapters (and whatever else is asked for) against the tree's headers
+# and link nothing: no Core build at all. What CI does with the API-variant trees (core/variants/): their
+# headers are all the adapters need (none of them includes Core's generated bitcoin-build-config.h).
+option(SUITE_CORE_COMPILE_ONLY "Compile against BITCOIN_CORE_DIR's headers without building or linking Bitcoin Core" OFF)
+if(SUITE_CORE_COMPILE_ONLY)
+  add_library(bitcoin_core_kernel INTERFACE)
+  target_include_directories(bitcoin_core_kernel SYSTEM INTERFACE ${BITCOIN_CORE_DIR}/src
+    ${BITCOIN_CORE_DIR}/src/leveldb/include)
+  target_compile_definitions(bitcoin_core_kernel INTERFACE ABORT_ON_FAILED_ASSUME)
+  return()
+endif()
 
 # SUITE_CORE_LIBS_DIR: a build directory of Core's own (configured by Core's CMake with its fuzz binary or
 # tests) whose static libraries we link instead of building the kernel library ourselves. tools/versus-core

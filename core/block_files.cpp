@@ -1,7 +1,6 @@
 #include "core/block_files.h"
 #include "core/block_manager.h"
 #include "core/convert.h"
-#include "core/features.h"
 
 #include <chain.h>
 #include <consensus/validation.h>
@@ -46,8 +45,7 @@
 
 namespace core_adapter {
 
-static_assert(kPartialBlockReads == core_features::raw_block_part,
-              "kPartialBlockReads must say whether this tree's ReadRawBlock reads parts (#33657)");
+SUITE_CORE_CHECK_ANSWERS(SUITE_CORE_FILE_IO_FEATURES)
 // The part's offset and size reach ReadRawBlock as size_t unchanged.
 static_assert(sizeof(size_t) >= sizeof(uint64_t));
 
@@ -208,9 +206,9 @@ embedded::Hash256 UndoChecksum(const embedded::Hash256& prev_block_hash, std::sp
 void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<const uint8_t> payload) {
   const CChainParams* chain = FindChain(magic);
   CBlock block;
-  if (chain == nullptr || !SerializesExactly(
-                              payload, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); },
-                              [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
+  if (!kWriterTakesBlocks || chain == nullptr ||
+      !SerializesExactly(
+          payload, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); }, [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
     const auto size = static_cast<unsigned int>(payload.size());
     try {
       out.core() << magic << size << Bytes(payload);
@@ -223,7 +221,7 @@ void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<
   BlocksDir& dir = Scratch::Get().written();
   node::BlockManager& manager = dir.Manager(*chain, kWrittenKey);
   LogListener::Get().Clear();
-  const FlatFilePos pos = WITH_LOCK(::cs_main, return manager.WriteBlock(block, /*nHeight=*/0));
+  const FlatFilePos pos = CoreWriteBlock(manager, block, /*height=*/0);
   if (pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
   Append(out, dir.ReadBack("blk", FlatFilePos{pos.nFile, pos.nPos - node::STORAGE_HEADER_BYTES},
                            kRecordHeaderSize + payload.size()));
@@ -234,7 +232,7 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
                      std::span<const uint8_t> payload) {
   const CChainParams* chain = FindChain(magic);
   CBlockUndo undo;
-  if (chain == nullptr ||
+  if (!kWriterTakesUndo || chain == nullptr ||
       !SerializesExactly(payload, [&](DataStream& s) { s >> undo; }, [&](DataStream& s) { s << undo; })) {
     const auto size = static_cast<uint32_t>(payload.size());
     try {
@@ -252,7 +250,7 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
   node::BlockManager& manager = dir.Manager(*chain, kWrittenKey);
   LogListener::Get().Clear();
   // Undo data goes to the rev file numbered as its block's blk file: an (empty) block is written first.
-  const FlatFilePos block_pos = WITH_LOCK(::cs_main, return manager.WriteBlock(CBlock{}, /*nHeight=*/0));
+  const FlatFilePos block_pos = CoreWriteBlock(manager, CBlock{}, /*height=*/0);
   if (block_pos.IsNull()) throw IoError("WriteBlock failed: " + LogListener::Get().Lines());
   const uint256 prev_hash = ToCore(prev_block_hash);
   CBlockIndex parent;
@@ -264,7 +262,7 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
     index.nFile = block_pos.nFile;
     index.pprev = &parent;
     BlockValidationState state;
-    const bool written = manager.WriteBlockUndo(undo, state, index);
+    const bool written = CoreWriteBlockUndo(manager, undo, state, index);
     index.pprev = nullptr;  // `parent` is about to go
     if (!written) throw IoError("WriteBlockUndo failed: " + state.ToString() + " " + LogListener::Get().Lines());
     pos = index.GetUndoPos();
@@ -315,7 +313,7 @@ void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const embedded::Has
     index.nStatus |= BLOCK_HAVE_UNDO;
   }
   CBlockUndo undo;
-  if (!manager->ReadBlockUndo(undo, index)) Fail("ReadBlockUndo");
+  if (!CoreReadBlockUndo(*manager, undo, index)) Fail("ReadBlockUndo");
   DataStream serialized;
   serialized << undo;
   payload.resize(serialized.size());

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/file_io.h"
+#include "core/unavailable.h"
 #include "src/coins/outpoint.h"  // embedded::Hash256, the suite's 256-bit hash
 #include "src/io/framing_error_kind.h"
 
@@ -51,13 +52,19 @@ inline constexpr bool kTruncatedRecordAllocatesNothing = false;
 inline constexpr bool kUndoHeaderChecked = false;
 // WriteBlock / WriteBlockUndo do not check the payload's size: nothing is rejected as too large.
 inline constexpr bool kWriterRejectsOversized = false;
-// Payloads that are serialized blocks and undo data are written by Core's own writers (above).
-inline constexpr bool kWriterTakesObjects = true;
+// Payloads that are serialized blocks (undo data) are written by Core's own writers (above), where the tree
+// has WriteBlock (WriteBlockUndo); elsewhere they are framed as any payload.
+inline constexpr bool kWriterTakesBlocks = SUITE_CORE_write_block;
+inline constexpr bool kWriterTakesUndo = SUITE_CORE_block_undo;
+// Block records are read by ReadRawBlock, undo records by ReadBlockUndo: each only where the tree has it
+// (ReadBlockRecord, ReadUndoRecord throw Unavailable elsewhere).
+inline constexpr bool kBlockRecordReads = SUITE_CORE_read_raw_block;
+inline constexpr bool kUndoRecordReads = SUITE_CORE_block_undo;
 // Bitcoin Core PR #33657: ReadRawBlock reads a part (offset, size) of a block and reports an empty or
-// out-of-payload range as BadPartRange (SUITE_CORE_RAW_BLOCK_PART from cmake/BitcoinCore.cmake's feature
+// out-of-payload range as BadPartRange (SUITE_CORE_raw_block_part from cmake/BitcoinCore.cmake's feature
 // probe; core/block_files.cpp checks it against core/features.h). A tree without it has no partial reads:
 // ReadBlockRecordPart then throws std::logic_error.
-inline constexpr bool kPartialBlockReads = SUITE_CORE_RAW_BLOCK_PART;
+inline constexpr bool kPartialBlockReads = SUITE_CORE_raw_block_part;
 
 class FramingError : public IoError {
  public:

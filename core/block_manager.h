@@ -5,6 +5,10 @@
 #pragma once
 
 #include <chain.h>
+#include <consensus/validation.h>
+#include <kernel/cs_main.h>
+#include <sync.h>
+#include <undo.h>
 #include <kernel/chainparams.h>
 #include <kernel/notifications_interface.h>
 #include <node/blockstorage.h>
@@ -24,7 +28,8 @@
 #include <vector>
 
 #include "core/block_files.h"
-#include "core/features.h"
+#include "core/file_io_features.h"
+#include "core/unavailable.h"
 #include "core/obfuscation.h"
 
 namespace core_adapter {
@@ -88,18 +93,42 @@ bool SerializesExactly(std::span<const uint8_t> payload, const std::function<voi
                        const std::function<void(DataStream&)>& write);
 
 // Core's ReadRawBlock of the whole block at `pos` (into a vector before #33657; returning it since); nullopt
-// when it fails.
+// when it fails. Throws Unavailable where the tree has neither form.
 template <class Manager>
 std::optional<std::vector<std::byte>> ReadRaw(const Manager& manager, const FlatFilePos& pos) {
   if constexpr (core_features::raw_block_part) {
     auto block = manager.ReadRawBlock(pos);
     if (!block) return std::nullopt;
     return std::move(*block);
-  } else {
+  } else if constexpr (SUITE_CORE_read_raw_block) {
     std::vector<std::byte> block;
     if (!manager.ReadRawBlock(block, pos)) return std::nullopt;
     return block;
+  } else {
+    throw Unavailable("node::BlockManager::ReadRawBlock in a form the suite knows");
   }
+}
+
+// BlockManager's writers and undo reader, each where the tree has it (Unavailable elsewhere): WriteBlock
+// under cs_main (annotated from 2026, required on every tree), WriteBlockUndo (the caller holds cs_main),
+// ReadBlockUndo.
+template <class Manager>
+FlatFilePos CoreWriteBlock(Manager& manager, const CBlock& block, int height) {
+  return IfTreeHas<SUITE_CORE_write_block, FlatFilePos>("node::BlockManager::WriteBlock", manager, [&](auto& m) {
+    return WITH_LOCK(::cs_main, return m.WriteBlock(block, height));
+  });
+}
+template <class Manager>
+bool CoreWriteBlockUndo(Manager& manager, const CBlockUndo& undo, BlockValidationState& state, CBlockIndex& index) {
+  return IfTreeHas<SUITE_CORE_block_undo, bool>("node::BlockManager::WriteBlockUndo", manager, [&](auto& m) {
+    return m.WriteBlockUndo(undo, state, index);
+  });
+}
+template <class Manager>
+bool CoreReadBlockUndo(const Manager& manager, CBlockUndo& undo, const CBlockIndex& index) {
+  return IfTreeHas<SUITE_CORE_block_undo, bool>("node::BlockManager::ReadBlockUndo", manager, [&](auto& m) {
+    return m.ReadBlockUndo(undo, index);
+  });
 }
 
 }  // namespace core_adapter

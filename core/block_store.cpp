@@ -48,7 +48,7 @@ embedded::FilePos BlockStore::WriteBlock(std::span<const uint8_t> block_bytes, u
     throw std::invalid_argument("BlockStore::WriteBlock: the payload is not a serialized block");
   }
   node::BlockManager& manager = impl_->manager();
-  const FlatFilePos pos = WITH_LOCK(::cs_main, return manager.WriteBlock(block, static_cast<int>(height)));
+  const FlatFilePos pos = CoreWriteBlock(manager, block, static_cast<int>(height));
   if (pos.IsNull()) return {};
   const embedded::FilePos at{pos.nFile, pos.nPos};
   CBlockIndex& index = impl_->dir.NewIndex();
@@ -79,7 +79,7 @@ embedded::FilePos BlockStore::WriteBlockUndo(std::span<const uint8_t> undo_bytes
   index.nHeight = static_cast<int>(height);
   index.pprev = &parent;
   BlockValidationState state;
-  const bool written = impl_->manager().WriteBlockUndo(undo, state, index);
+  const bool written = CoreWriteBlockUndo(impl_->manager(), undo, state, index);
   index.pprev = nullptr;  // `parent` is about to go
   if (!written) return {};
   const FlatFilePos pos = index.GetUndoPos();
@@ -109,7 +109,7 @@ std::optional<std::vector<uint8_t>> BlockStore::ReadBlockUndo(const embedded::Fi
     index.pprev = &parent;
   }
   CBlockUndo undo;
-  if (!impl_->manager().ReadBlockUndo(undo, index)) return std::nullopt;
+  if (!CoreReadBlockUndo(impl_->manager(), undo, index)) return std::nullopt;
   DataStream out;
   out << undo;
   const auto* begin = reinterpret_cast<const uint8_t*>(out.data());

@@ -1,6 +1,7 @@
 #include "core/coins_cache.h"
+#include "core/coins_cache_features.h"
+#include "core/coins_cache_shims.h"
 #include "core/convert.h"
-#include "core/features.h"
 
 #include <coins.h>
 #include <memusage.h>
@@ -18,38 +19,9 @@
 
 namespace core_adapter {
 
-static_assert(kRefusedBatchThrows == core_features::void_batch_write &&
-                  kDirtyCountIsCounted == core_features::dirty_count && kPeekCoinIsCores == core_features::peek_coin &&
-                  kResetIsCores == core_features::reset_guard && kOverlayIsCores == core_features::coins_view_overlay &&
-                  kOverlaySyncRaces == core_features::overlay_sync_races,
-              "SUITE_CORE_* disagree with core/features.h: the feature probe ran on another tree; reconfigure");
+SUITE_CORE_CHECK_ANSWERS(SUITE_CORE_COINS_CACHE_FEATURES)
 
 namespace {
-
-uint8_t Flags(const CCoinsCacheEntry& e) {
-  return (e.IsDirty() ? CacheEntry::kDirty : 0) | (e.IsFresh() ? CacheEntry::kFresh : 0);
-}
-
-// The protected state of any Core cache (an overlay included): a class derived from CCoinsViewCache may
-// form pointers to its protected members, and a member pointer applies to every object of the class. Core
-// declares these members mutable, which a member pointer does not carry: const is cast away, as Core's own
-// const methods change them.
-struct Open : ::CCoinsViewCache {
-  static ::CCoinsViewCache& Mutable(const ::CCoinsViewCache& c) { return const_cast<::CCoinsViewCache&>(c); }
-  static CCoinsMap& Map(const ::CCoinsViewCache& c) { return Mutable(c).*(&Open::cacheCoins); }
-  static ::CoinsCachePair& Sentinel(const ::CCoinsViewCache& c) { return Mutable(c).*(&Open::m_sentinel); }
-  static size_t& CoinsUsage(const ::CCoinsViewCache& c) { return Mutable(c).*(&Open::cachedCoinsUsage); }
-};
-
-// Core's dirty counter (#33512), for InsertEntry; templates, so that trees without it never compile it.
-template <class C>
-struct OpenDirtyCount : C {
-  static size_t& Of(C& c) { return c.*(&OpenDirtyCount::m_dirty_count); }
-};
-template <class C>
-void CountNewDirty(C& cache) {
-  if constexpr (kDirtyCountIsCounted) ++OpenDirtyCount<C>::Of(cache);
-}
 
 // Core's Flush, Sync or BatchWrite (`write`): before #33866 they return false for a batch the parent
 // refused, which becomes `error`; since, the refusal is already an exception.
@@ -63,18 +35,6 @@ void RunWrite(C& cache, Write&& write, const char* error) {
 }
 
 template <class C>
-size_t DirtyCount(const C& cache) {
-  if constexpr (kDirtyCountIsCounted) {
-    return cache.GetDirtyCount();
-  } else {
-    size_t n = 0;
-    const auto& sentinel = Open::Sentinel(cache);
-    for (const auto* p = sentinel.second.Next(); p != &sentinel; p = p->second.Next()) ++n;
-    return n;
-  }
-}
-
-template <class C>
 std::optional<::Coin> CorePeek(const C& cache, const COutPoint& outpoint) {
   return cache.PeekCoin(outpoint);
 }
@@ -84,9 +44,12 @@ void CoreReset(C& cache) {
   [[maybe_unused]] const auto guard = cache.CreateResetGuard();  // Reset() runs as it goes
 }
 
-}  // namespace
+// What BatchWrite returns on this tree (bool before #33866, void since): a view that reports a refusal by
+// throwing has applied a batch that returns, so a bool is true.
+using WriteResult = decltype(std::declval<::CCoinsView&>().BatchWrite(std::declval<CoinsViewCacheCursor&>(),
+                                                                      std::declval<const uint256&>()));
 
-static_assert(CacheEntry::kDirty == CCoinsCacheEntry::DIRTY && CacheEntry::kFresh == CCoinsCacheEntry::FRESH);
+}  // namespace
 
 // ---- CoinsCursor ----
 
@@ -98,7 +61,7 @@ CoinsCachePair* CoinsCursor::Yield(CorePair* at) const {
   current_.reset();  // the pair's key is const: rebuild it in place
   at_ = at;
   if (at == core_.End()) return End();
-  current_.emplace(FromCore(at->first), CacheEntry(FromCore(at->second.coin), Flags(at->second)));
+  current_.emplace(FromCore(at->first), CacheEntry(FromCore(at->second.coin), shims::Flags(at->second)));
   return &*current_;
 }
 
@@ -116,41 +79,66 @@ CoinsCachePair* CoinsCursor::Next(CoinsCachePair& current) {
 // A Core CCoinsView over an adapter CoinsView: what a Core cache uses as its base when the parent has no
 // Core view of its own, or when it must only peek at the parent (`peek`: the overlay where Core has none).
 // Reads are const and touch nothing but the view's own PeekCoin, so the overlay's fetchers may call them
-// from several threads.
+// from several threads. No member says `override`: each overrides CCoinsView's where the tree declares it
+// (PeekCoin only from #34165 on) and is a plain member elsewhere.
 class Bridge final : public ::CCoinsView {
  public:
   Bridge(CoinsView& view, bool peek) : view_(view), peek_(peek) {}
 
-  std::optional<::Coin> GetCoin(const COutPoint& outpoint) const override {
+  std::optional<::Coin> GetCoin(const COutPoint& outpoint) const {
     return ToCore(peek_ ? view_.PeekCoin(FromCore(outpoint)) : view_.GetCoin(FromCore(outpoint)));
   }
-  // An override in trees where CCoinsView has PeekCoin (#34165), a function of the bridge's own before.
-  virtual std::optional<::Coin> PeekCoin(const COutPoint& outpoint) const final {
-    return ToCore(view_.PeekCoin(FromCore(outpoint)));
-  }
-  bool HaveCoin(const COutPoint& outpoint) const override {
+  std::optional<::Coin> PeekCoin(const COutPoint& outpoint) const { return ToCore(view_.PeekCoin(FromCore(outpoint))); }
+  bool HaveCoin(const COutPoint& outpoint) const {
     return peek_ ? view_.PeekCoin(FromCore(outpoint)).has_value() : view_.HaveCoin(FromCore(outpoint));
   }
-  uint256 GetBestBlock() const override { return ToCore(view_.GetBestBlock()); }
-  std::vector<uint256> GetHeadBlocks() const override {
+  uint256 GetBestBlock() const { return ToCore(view_.GetBestBlock()); }
+  std::vector<uint256> GetHeadBlocks() const {
     std::vector<uint256> out;
     for (const embedded::Hash256& h : view_.GetHeadBlocks()) out.push_back(ToCore(h));
     return out;
   }
-  size_t EstimateSize() const override { return view_.EstimateSize(); }
-  // The view reports a refusal by throwing (the embedded interface returns nothing), so a batch that
-  // returns has been applied: Core's bool before #33866 is then true.
-  using Result = decltype(std::declval<::CCoinsView&>().BatchWrite(std::declval<CoinsViewCacheCursor&>(),
-                                                                     std::declval<const uint256&>()));
-  Result BatchWrite(CoinsViewCacheCursor& cursor, const uint256& best_block) override {
+  size_t EstimateSize() const { return view_.EstimateSize(); }
+  // The view reports a refusal by throwing (the embedded interface returns nothing).
+  WriteResult BatchWrite(CoinsViewCacheCursor& cursor, const uint256& best_block) {
     CoinsCursor wrapped(cursor);
     view_.BatchWrite(wrapped, FromCore(best_block));
-    return static_cast<Result>(true);
+    return static_cast<WriteResult>(true);
   }
 
  private:
   CoinsView& view_;
   const bool peek_;
+};
+
+// Between a Core cache and its parent's Core view where the dirty list is seen only at writes
+// (!kDirtyListInternal): forwards every call, and records what each BatchWrite's cursor yields before the
+// parent consumes it (the cache's LastWrite). Reads are const and forward only, so the overlay's fetchers may
+// call them from several threads.
+class Recorder final : public ::CCoinsView {
+ public:
+  Recorder(::CCoinsView& parent, CoinsViewCache& owner) : parent_(parent), owner_(owner) {}
+
+  std::optional<::Coin> GetCoin(const COutPoint& outpoint) const { return parent_.GetCoin(outpoint); }
+  std::optional<::Coin> PeekCoin(const COutPoint& outpoint) const {
+    if constexpr (kPeekCoinIsCores) {
+      return CorePeek(parent_, outpoint);
+    } else {
+      return parent_.GetCoin(outpoint);  // only the overlay peeks, and over a bridge where Core has none
+    }
+  }
+  bool HaveCoin(const COutPoint& outpoint) const { return parent_.HaveCoin(outpoint); }
+  uint256 GetBestBlock() const { return parent_.GetBestBlock(); }
+  std::vector<uint256> GetHeadBlocks() const { return parent_.GetHeadBlocks(); }
+  size_t EstimateSize() const { return parent_.EstimateSize(); }
+  WriteResult BatchWrite(CoinsViewCacheCursor& cursor, const uint256& best_block) {
+    owner_.last_write_ = shims::Walk(cursor);
+    return parent_.BatchWrite(cursor, best_block);
+  }
+
+ private:
+  ::CCoinsView& parent_;
+  CoinsViewCache& owner_;
 };
 
 // ---- CoinsViewCache ----
@@ -167,6 +155,10 @@ CoinsViewCache::CoinsViewCache(CoinsView* parent, MakeCore make, bool peek_paren
     bridge_ = std::make_unique<Bridge>(*parent, peek_parent);
     base = bridge_.get();
   }
+  if constexpr (!kDirtyListInternal) {
+    recorder_ = std::make_unique<Recorder>(*base, *this);
+    base = recorder_.get();
+  }
   cache_ = make_(base);  // deterministic hashing: the same input replays the same map
 }
 
@@ -182,15 +174,23 @@ std::optional<embedded::Coin> CoinsViewCache::PeekCoin(const embedded::OutPoint&
   if constexpr (kPeekCoinIsCores) {
     return FromCore(CorePeek(*cache_, ToCore(outpoint)));
   } else {
-    const CCoinsMap& map = Open::Map(*cache_);
-    const auto it = map.find(ToCore(outpoint));
-    if (it == map.end()) return parent_.PeekCoin(outpoint);
-    if (it->second.coin.IsSpent()) return std::nullopt;
-    return FromCore(it->second.coin);
+    // A local entry answers (a spent one: none), else the parent's PeekCoin; only the entries' internal
+    // form sees spent entries (seam::kCoinsApi.peek).
+    return IfTreeHas<kEntriesInternal, std::optional<embedded::Coin>>(
+        "CCoinsView::PeekCoin (#34165) or CCoinsViewCache's cacheCoins", *cache_,
+        [&](auto& c) -> std::optional<embedded::Coin> {
+          const std::optional<CacheEntry> local = shims::FindEntry(c, ToCore(outpoint));
+          if (!local) return parent_.PeekCoin(outpoint);
+          if (local->coin.IsSpent()) return std::nullopt;
+          return local->coin;
+        });
   }
 }
 
-bool CoinsViewCache::HaveCoin(const embedded::OutPoint& outpoint) { return cache_->HaveCoin(ToCore(outpoint)); }
+bool CoinsViewCache::HaveCoin(const embedded::OutPoint& outpoint) {
+  return IfTreeHas<SUITE_CORE_cache_have_coin, bool>("CCoinsViewCache::HaveCoin", *cache_,
+                                              [&](auto& c) { return c.HaveCoin(ToCore(outpoint)); });
+}
 
 embedded::Hash256 CoinsViewCache::GetBestBlock() const { return FromCore(cache_->GetBestBlock()); }
 
@@ -201,17 +201,25 @@ void CoinsViewCache::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& be
            "BatchWrite: Core's cache refused the batch");
 }
 
-std::vector<embedded::Hash256> CoinsViewCache::GetHeadBlocks() const { return FromCore(cache_->GetHeadBlocks()); }
+std::vector<embedded::Hash256> CoinsViewCache::GetHeadBlocks() const {
+  return IfTreeHas<SUITE_CORE_cache_backed_store_reads, std::vector<embedded::Hash256>>(
+      "CCoinsViewCache::GetHeadBlocks", *cache_, [](auto& c) { return FromCore(c.GetHeadBlocks()); });
+}
 
-size_t CoinsViewCache::EstimateSize() const { return cache_->EstimateSize(); }
+size_t CoinsViewCache::EstimateSize() const {
+  return IfTreeHas<SUITE_CORE_cache_backed_store_reads, size_t>("CCoinsViewCache::EstimateSize", *cache_,
+                                                         [](auto& c) { return c.EstimateSize(); });
+}
 
 const embedded::Coin& CoinsViewCache::AccessCoin(const embedded::OutPoint& outpoint) {
-  accessed_ = FromCore(cache_->AccessCoin(ToCore(outpoint)));
+  accessed_ = IfTreeHas<SUITE_CORE_cache_access_coin, embedded::Coin>(
+      "CCoinsViewCache::AccessCoin", *cache_, [&](auto& c) { return FromCore(c.AccessCoin(ToCore(outpoint))); });
   return accessed_;
 }
 
 bool CoinsViewCache::HaveCoinInCache(const embedded::OutPoint& outpoint) const {
-  return cache_->HaveCoinInCache(ToCore(outpoint));
+  return IfTreeHas<SUITE_CORE_cache_have_coin_in_cache, bool>("CCoinsViewCache::HaveCoinInCache", *cache_,
+                                                       [&](auto& c) { return c.HaveCoinInCache(ToCore(outpoint)); });
 }
 
 void CoinsViewCache::AddCoin(const embedded::OutPoint& outpoint, embedded::Coin coin, bool possible_overwrite) {
@@ -226,23 +234,35 @@ bool CoinsViewCache::SpendCoin(const embedded::OutPoint& outpoint, embedded::Coi
   return spent;
 }
 
-void CoinsViewCache::Uncache(const embedded::OutPoint& outpoint) { cache_->Uncache(ToCore(outpoint)); }
-
-void CoinsViewCache::EmplaceCoinInternalDANGER(const embedded::OutPoint& outpoint, embedded::Coin&& coin) {
-  cache_->EmplaceCoinInternalDANGER(ToCore(outpoint), ToCore(coin));
+void CoinsViewCache::Uncache(const embedded::OutPoint& outpoint) {
+  IfTreeHas<SUITE_CORE_cache_uncache, void>("CCoinsViewCache::Uncache", *cache_,
+                                     [&](auto& c) { c.Uncache(ToCore(outpoint)); });
 }
 
-bool CoinsViewCache::HaveInputs(const embedded::Transaction& tx) { return cache_->HaveInputs(CTransaction(ToCore(tx))); }
+void CoinsViewCache::EmplaceCoinInternalDANGER(const embedded::OutPoint& outpoint, embedded::Coin&& coin) {
+  IfTreeHas<SUITE_CORE_cache_emplace, void>("CCoinsViewCache::EmplaceCoinInternalDANGER", *cache_,
+                                     [&](auto& c) { c.EmplaceCoinInternalDANGER(ToCore(outpoint), ToCore(coin)); });
+}
+
+bool CoinsViewCache::HaveInputs(const embedded::Transaction& tx) {
+  return IfTreeHas<SUITE_CORE_cache_have_inputs, bool>("CCoinsViewCache::HaveInputs", *cache_,
+                                                [&](auto& c) { return c.HaveInputs(CTransaction(ToCore(tx))); });
+}
 
 void AddCoins(CoinsViewCache& cache, const embedded::Transaction& tx, uint32_t height, bool check_for_overwrite) {
   if (height > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
     throw std::invalid_argument("AddCoins: height " + std::to_string(height) + " does not fit Core's int");
   }
-  ::AddCoins(*cache.cache_, CTransaction(ToCore(tx)), static_cast<int>(height), check_for_overwrite);
+  // Unqualified: Core's AddCoins is found by argument-dependent lookup, where the tree has it.
+  IfTreeHas<SUITE_CORE_add_coins, void>("AddCoins", *cache.cache_, [&](auto& c) {
+    AddCoins(c, CTransaction(ToCore(tx)), static_cast<int>(height), check_for_overwrite);
+  });
 }
 
 const embedded::Coin& AccessByTxid(CoinsViewCache& cache, const embedded::Hash256& txid) {
-  cache.accessed_ = FromCore(::AccessByTxid(*cache.cache_, Txid::FromUint256(ToCore(txid))));
+  cache.accessed_ = IfTreeHas<SUITE_CORE_access_by_txid, embedded::Coin>("AccessByTxid", *cache.cache_, [&](auto& c) {
+    return FromCore(AccessByTxid(c, Txid::FromUint256(ToCore(txid))));
+  });
   return cache.accessed_;
 }
 
@@ -258,95 +278,65 @@ void CoinsViewCache::Reset() {
   if constexpr (kResetIsCores) {
     CoreReset(*cache_);
   } else {
-    ::CCoinsView* base = bridge_ ? bridge_.get() : parent_.CoreView();
+    ::CCoinsView* base = recorder_ ? recorder_.get() : bridge_ ? bridge_.get() : parent_.CoreView();
     cache_.reset();
     cache_ = make_(base);
   }
   found_.clear();
 }
 
-size_t CoinsViewCache::GetCacheSize() const { return cache_->GetCacheSize(); }
+size_t CoinsViewCache::GetCacheSize() const {
+  return IfTreeHas<SUITE_CORE_cache_sizes, size_t>("CCoinsViewCache::GetCacheSize", *cache_,
+                                            [](auto& c) { return c.GetCacheSize(); });
+}
 
-size_t CoinsViewCache::DynamicMemoryUsage() const { return cache_->DynamicMemoryUsage(); }
+size_t CoinsViewCache::DynamicMemoryUsage() const {
+  return IfTreeHas<SUITE_CORE_cache_sizes, size_t>("CCoinsViewCache::DynamicMemoryUsage", *cache_,
+                                            [](auto& c) { return c.DynamicMemoryUsage(); });
+}
 
-size_t CoinsViewCache::CoinsUsage() const { return Open::CoinsUsage(*cache_); }
+size_t CoinsViewCache::CoinsUsage() const { return shims::CoinsUsage(*cache_); }
 
 size_t CoinsViewCache::ScriptHeapCharge(size_t bytes) { return memusage::MallocUsage(bytes); }
 
-size_t CoinsViewCache::GetDirtyCount() const { return DirtyCount(*cache_); }
+size_t CoinsViewCache::GetDirtyCount() const { return shims::DirtyCount(*cache_); }
 
 const CacheEntry* CoinsViewCache::FindEntry(const embedded::OutPoint& outpoint) const {
-  const CCoinsMap& map = Open::Map(*cache_);
-  const auto it = map.find(ToCore(outpoint));
-  if (it == map.end()) return nullptr;
+  std::optional<CacheEntry> entry = shims::FindEntry(*cache_, ToCore(outpoint));
+  if (!entry) return nullptr;
   CacheEntry& slot = found_[outpoint];
-  slot = CacheEntry(FromCore(it->second.coin), Flags(it->second));
+  slot = std::move(*entry);
   return &slot;
 }
 
-std::vector<embedded::OutPoint> CoinsViewCache::DirtyOrder() const {
-  std::vector<embedded::OutPoint> out;
-  const auto& sentinel = Open::Sentinel(*cache_);
-  for (const auto* p = sentinel.second.Next(); p != &sentinel; p = p->second.Next()) out.push_back(FromCore(p->first));
-  return out;
-}
+std::vector<embedded::OutPoint> CoinsViewCache::DirtyOrder() const { return shims::DirtyOrder(*cache_); }
 
 void CoinsViewCache::SanityCheck() const {
-  auto fail = [](const std::string& what) { throw std::logic_error("SanityCheck: " + what); };
-  const CCoinsMap& map = Open::Map(*cache_);
-  size_t usage = 0, flagged = 0;
-  for (const auto& [outpoint, e] : map) {
-    const std::string at = FromCore(outpoint).ToString();
-    const bool spent = e.coin.IsSpent();
-    // Core's five states: unspent clean, DIRTY or DIRTY+FRESH; spent DIRTY; spent FRESH (not DIRTY).
-    if (e.IsFresh() && !e.IsDirty() && !spent) fail("unspent FRESH entry without DIRTY at " + at);
-    if (spent && !e.IsDirty() && !e.IsFresh()) fail("spent clean entry at " + at);
-    if (spent && e.IsDirty() && e.IsFresh()) fail("spent DIRTY+FRESH entry at " + at);
-    usage += e.coin.DynamicMemoryUsage();
-    if (e.IsDirty() || e.IsFresh()) ++flagged;
+  if (const std::string error = shims::StructureError(*cache_); !error.empty()) {
+    throw std::logic_error("SanityCheck: " + error);
   }
-  if (usage != CoinsUsage()) {
-    fail("tracked usage " + std::to_string(CoinsUsage()) + " != recomputed " + std::to_string(usage));
-  }
-  const auto& sentinel = Open::Sentinel(*cache_);
-  size_t length = 0;
-  for (const auto* p = &sentinel;;) {
-    const auto* next = p->second.Next();
-    if (next == nullptr || next->second.Prev() != p) fail("list links differ between directions");
-    if (next == &sentinel) break;
-    if (!next->second.IsDirty() && !next->second.IsFresh()) {
-      fail("unflagged entry in the list at " + FromCore(next->first).ToString());
-    }
-    if (++length > map.size()) fail("flagged list longer than the cache (a cycle?)");
-    p = next;
-  }
-  if (length != flagged) {
-    fail("list length " + std::to_string(length) + " != flagged entries " + std::to_string(flagged));
-  }
-  if (kDirtyCountIsCounted && GetDirtyCount() != flagged) {
-    fail("dirty count " + std::to_string(GetDirtyCount()) + " != flagged entries " + std::to_string(flagged));
-  }
-  cache_->SanityCheck();  // Core's: asserts
+  if constexpr (SUITE_CORE_cache_sanity_check) cache_->SanityCheck();  // Core's: asserts
 }
 
 void CoinsViewCache::InsertEntry(const embedded::OutPoint& outpoint, embedded::Coin coin, uint8_t flags) {
-  if ((flags & ~(CCoinsCacheEntry::DIRTY | CCoinsCacheEntry::FRESH)) ||
-      ((flags & CCoinsCacheEntry::FRESH) && !(flags & CCoinsCacheEntry::DIRTY))) {
+  if ((flags & ~(CacheEntry::kDirty | CacheEntry::kFresh)) ||
+      ((flags & CacheEntry::kFresh) && !(flags & CacheEntry::kDirty))) {
     throw std::logic_error("InsertEntry: flags must be DIRTY, DIRTY+FRESH or none");
   }
-  CCoinsMap& map = Open::Map(*cache_);
-  const COutPoint key = ToCore(outpoint);
-  if (map.count(key)) throw std::logic_error("InsertEntry: the entry exists");
-  auto [it, inserted] = map.try_emplace(key, ToCore(coin));
-  Open::CoinsUsage(*cache_) += it->second.coin.DynamicMemoryUsage();
-  if (flags & CCoinsCacheEntry::DIRTY) {
-    CCoinsCacheEntry::SetDirty(*it, Open::Sentinel(*cache_));
-    CountNewDirty(*cache_);
-  }
-  if (flags & CCoinsCacheEntry::FRESH) CCoinsCacheEntry::SetFresh(*it, Open::Sentinel(*cache_));
+  if (shims::FindEntry(*cache_, ToCore(outpoint))) throw std::logic_error("InsertEntry: the entry exists");
+  shims::InsertEntry(*cache_, ToCore(outpoint), ToCore(coin), flags);
 }
 
 // ---- CoinsViewErrorCatcher ----
+
+namespace {
+
+template <class Catcher = ::CCoinsViewErrorCatcher>
+std::unique_ptr<::CCoinsView> MakeCatcher(::CCoinsView* base) {
+  return std::make_unique<Catcher>(base);
+}
+
+}  // namespace
 
 CoinsViewErrorCatcher::CoinsViewErrorCatcher(CoinsView* parent) {
   ::CCoinsView* base = parent->CoreView();
@@ -354,13 +344,16 @@ CoinsViewErrorCatcher::CoinsViewErrorCatcher(CoinsView* parent) {
     bridge_ = std::make_unique<Bridge>(*parent, /*peek=*/false);
     base = bridge_.get();
   }
-  catcher_ = std::make_unique<::CCoinsViewErrorCatcher>(base);
+  catcher_ = IfTreeHas<SUITE_CORE_error_catcher, std::unique_ptr<::CCoinsView>>(
+      "CCoinsViewErrorCatcher", *base, [](auto& b) { return MakeCatcher(&b); });
 }
 
 CoinsViewErrorCatcher::~CoinsViewErrorCatcher() = default;
 
 void CoinsViewErrorCatcher::AddReadErrCallback(std::function<void()> callback) {
-  catcher_->AddReadErrCallback(std::move(callback));
+  IfTreeHas<SUITE_CORE_error_catcher, void>("CCoinsViewErrorCatcher", *catcher_, [&](auto& view) {
+    static_cast<Later<decltype(view), ::CCoinsViewErrorCatcher>&>(view).AddReadErrCallback(std::move(callback));
+  });
 }
 
 std::optional<embedded::Coin> CoinsViewErrorCatcher::GetCoin(const embedded::OutPoint& outpoint) {

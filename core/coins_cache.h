@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/unavailable.h"
 #include "src/coins/coin.h"
 #include "src/coins/outpoint.h"
 #include "src/tx/transaction.h"
@@ -32,7 +33,6 @@
 class CBlock;
 class CCoinsView;
 class CCoinsViewCache;
-class CCoinsViewErrorCatcher;
 class COutPoint;
 struct CCoinsCacheEntry;
 struct CoinsViewCacheCursor;
@@ -41,45 +41,87 @@ namespace core_adapter {
 
 // A Core CCoinsView over a CoinsView of this interface (core/coins_cache.cpp).
 class Bridge;
+// A Core CCoinsView that forwards to a cache's parent and records what each write hands it (core/coins_cache.cpp).
+class Recorder;
 
-// Bitcoin Core changes inside the supported range, as this tree has them (SUITE_CORE_<NAME> from
-// cmake/BitcoinCore.cmake's feature probe; core/coins_cache.cpp checks them against core/features.h).
+// Bitcoin Core changes inside the known range, as this tree has them (SUITE_CORE_<ROW> from the feature probe,
+// cmake/CoreProbe.cmake; core/coins_cache.cpp checks them against core/coins_cache_features.h).
 // #33866: Flush, Sync and BatchWrite return void, a refused batch is an exception (before: false).
-inline constexpr bool kRefusedBatchThrows = SUITE_CORE_VOID_BATCH_WRITE;
-// #33512: GetDirtyCount() is Core's own counter, which SanityCheck checks (before: the adapter counts the
-// flagged list).
-inline constexpr bool kDirtyCountIsCounted = SUITE_CORE_DIRTY_COUNT;
+inline constexpr bool kRefusedBatchThrows = SUITE_CORE_void_batch_write;
 // #34165: PeekCoin is Core's (before: the adapter's own walk down the stack).
-inline constexpr bool kPeekCoinIsCores = SUITE_CORE_PEEK_COIN;
+inline constexpr bool kPeekCoinIsCores = SUITE_CORE_peek_coin;
 // #34164: Reset() is Core's, through CreateResetGuard (before: the adapter replaces the Core cache by a new
 // one over the same parent, which is what ConnectBlock did per block before that change).
-inline constexpr bool kResetIsCores = SUITE_CORE_RESET_GUARD;
+inline constexpr bool kResetIsCores = SUITE_CORE_reset_guard;
 // #34165, #35295: CoinsViewOverlay is Core's, fetching a block's prevouts on a ThreadPool (before: the
 // adapter's overlay is a plain Core cache that asks its parent with PeekCoin, one per block, as
 // ConnectBlock's view was: the same contract without the fetching).
-inline constexpr bool kOverlayIsCores = SUITE_CORE_COINS_VIEW_OVERLAY;
-// Known bug (docs/core-bugs.md#overlay-sync): CoinsViewOverlay has no Sync of its own.
-inline constexpr bool kOverlaySyncRaces = SUITE_CORE_OVERLAY_SYNC_RACES;
+inline constexpr bool kOverlayIsCores = SUITE_CORE_coins_view_overlay;
+
+// The shims over the cache's internals (core/coins_cache_shims.h), each in its internal form where the tree
+// has the internal and SUITE_CORE_PUBLIC_FORMS is off, else in its public form:
+// - entries (cacheCoins): FindEntry reads any entry with its flags; public: only unspent entries, through
+//   HaveCoinInCache and GetCoin, flags unknown (they are seen at writes, below).
+inline constexpr bool kEntriesInternal = SUITE_CORE_cache_map && SUITE_CORE_entry_flags;
+// - the dirty list (m_sentinel): DirtyOrder walks it at any time; public: every write down (Flush, Sync) is
+//   recorded by a view the adapter puts between the cache and its parent (LastWrite: the entries the
+//   cursor yields, in order, with their flags), which is where the harness checks order and flags.
+inline constexpr bool kDirtyListInternal = SUITE_CORE_cache_sentinel;
+// - the coins' memory (cachedCoinsUsage): CoinsUsage is exact; public: DynamicMemoryUsage only, which the
+//   harness checks against the model's prediction as a lower bound.
+inline constexpr bool kUsageInternal = SUITE_CORE_cache_usage && SUITE_CORE_cache_sizes;
+// - the dirty count: where the cache keeps a counter (#33512: kDirtyCountIsCounted), its GetDirtyCount, else
+//   its m_dirty_count; where it keeps none (before #33512), or the public form, the length of the dirty list
+//   where kDirtyListInternal, else known only at writes (LastWrite).
+inline constexpr bool kDirtyCountIsCounted = SUITE_CORE_dirty_count;
+inline constexpr bool kDirtyCountGetter = kDirtyCountIsCounted && SUITE_CORE_dirty_count_getter;
+inline constexpr bool kDirtyCountMember = kDirtyCountIsCounted && SUITE_CORE_dirty_count_member;
+inline constexpr bool kDirtyCountVisible = kDirtyCountGetter || kDirtyCountMember || kDirtyListInternal;
+// - exact states (InsertEntry): Core's flag setters, map, counters; public: states built by operations
+//   (AddCoin, SpendCoin, GetCoin), so the states no operation makes are refused (Unbuildable).
+inline constexpr bool kInsertInternal = SUITE_CORE_cache_map && SUITE_CORE_cache_usage && SUITE_CORE_cache_sentinel &&
+                                        SUITE_CORE_entry_flag_setters && (kDirtyCountMember || !kDirtyCountIsCounted);
+
+// InsertEntry in its public form cannot make this state (e.g. spent and FRESH, or clean with a coin the
+// parent does not hold).
+class Unbuildable : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
 
 // A snapshot of one Core cache entry: its coin and flags as they were when it was read. Core's entries are
 // CCoinsCacheEntry objects inside the cache's map; these are copies, so changing one changes nothing in
 // the cache.
 class CacheEntry {
  public:
-  static constexpr uint8_t kDirty = 1;  // Core's CCoinsCacheEntry::DIRTY
-  static constexpr uint8_t kFresh = 2;  // Core's CCoinsCacheEntry::FRESH
+  static constexpr uint8_t kDirty = 1;
+  static constexpr uint8_t kFresh = 2;
 
   embedded::Coin coin;
 
   CacheEntry() = default;
   CacheEntry(embedded::Coin c, uint8_t flags) : coin(std::move(c)), flags_(flags) {}
+  // An entry whose flags this tree does not let the adapter see (public forms: see kEntriesInternal).
+  static CacheEntry FlagsUnknown(embedded::Coin c) {
+    CacheEntry e(std::move(c), 0);
+    e.flags_known_ = false;
+    return e;
+  }
 
   bool IsDirty() const { return flags_ & kDirty; }
   bool IsFresh() const { return flags_ & kFresh; }
   uint8_t flags() const { return flags_; }
+  bool FlagsKnown() const { return flags_known_; }
 
  private:
   uint8_t flags_ = 0;
+  bool flags_known_ = true;
+};
+// One entry of a write down (LastWrite): what the cursor yielded, in order.
+struct WrittenEntry {
+  embedded::OutPoint outpoint;
+  embedded::Coin coin;  // spent: IsSpent()
+  uint8_t flags = 0;    // CacheEntry::kDirty, kFresh; 0 where the tree has no IsDirty/IsFresh
 };
 using CoinsCachePair = std::pair<const embedded::OutPoint, CacheEntry>;
 
@@ -187,28 +229,33 @@ class CoinsViewCache : public CoinsView {
   // on this one.
   virtual void Reset();
 
-  size_t GetCacheSize() const;
-  // Core's: the map's memory plus CoinsUsage().
+  size_t GetCacheSize() const;  // requires seam::kCoinsApi.sizes
+  // Core's: the map's memory plus the coins' (requires seam::kCoinsApi.sizes).
   size_t DynamicMemoryUsage() const;
   // Core's cachedCoinsUsage: the coins' heap bytes as memusage counts them, kept incrementally (Core's
-  // SanityCheck recounts it).
+  // SanityCheck recounts it). Requires kUsageInternal.
   size_t CoinsUsage() const;
   // What Core charges for a script whose heap block is `bytes` (memusage::MallocUsage).
   static size_t ScriptHeapCharge(size_t bytes);
-  // Core's GetDirtyCount() (kDirtyCountIsCounted); before it, the length of Core's flagged list: DIRTY
-  // entries and FRESH-only ones (a spent coin handed up by a parent; no parent in this suite does that).
+  // The number of DIRTY entries (see kDirtyCountIsCounted; before #33512 the length of Core's flagged
+  // list: DIRTY entries and FRESH-only ones, a spent coin handed up by a parent, which no parent in this
+  // suite does). Requires kDirtyCountVisible.
   size_t GetDirtyCount() const;
 
   // A snapshot of the local entry (nullptr if absent). The pointer stays valid, and its value as read,
-  // until FindEntry is called for the same outpoint again or the cache is destroyed.
+  // until FindEntry is called for the same outpoint again or the cache is destroyed. Public form
+  // (!kEntriesInternal): unspent entries only, with CacheEntry::FlagsKnown() false.
   const CacheEntry* FindEntry(const embedded::OutPoint& outpoint) const;
-  // The outpoints on Core's flagged list, from the sentinel's next on.
+  // The outpoints on Core's flagged list, from the sentinel's next on. Requires kDirtyListInternal.
   std::vector<embedded::OutPoint> DirtyOrder() const;
-  // Throws std::logic_error naming the first violation among: a flag state Core calls impossible, tracked
-  // usage different from a recount, list links that disagree between directions, an unflagged entry on the
-  // list, a list longer than the cache, list length different from the number of flagged entries or (with
-  // kDirtyCountIsCounted) from Core's dirty counter. Then runs Core's own SanityCheck, which asserts the
-  // same.
+  // The entries the last Flush, Sync or BatchWrite of this cache handed to its parent, in the order the
+  // cursor yielded them (public form of the dirty list: recorded only where !kDirtyListInternal).
+  const std::vector<WrittenEntry>& LastWrite() const { return last_write_; }
+  // Throws std::logic_error naming the first violation among what the shims can see: a flag state Core
+  // calls impossible, tracked usage different from a recount, list links that disagree between directions,
+  // an unflagged entry on the list, a list longer than the cache, list length different from the number of
+  // flagged entries or from Core's dirty counter. Then runs Core's own SanityCheck (seam::kCoinsApi.sanity_check),
+  // which asserts the same.
   void SanityCheck() const;
 
  protected:
@@ -222,17 +269,23 @@ class CoinsViewCache : public CoinsView {
   ::CCoinsViewCache& core() const { return *cache_; }
 
   // For tests that need an exact state: inserts an absent entry with `coin` and `flags` (DIRTY, and FRESH
-  // only with DIRTY) through Core's own flag setters and usage counter. Throws std::logic_error if the
-  // entry exists or the flags are not allowed.
+  // only with DIRTY). Internal form (kInsertInternal): through Core's own flag setters and counters. Public
+  // form: by the operations that make that state (AddCoin, SpendCoin, or GetCoin from the parent for a clean
+  // one), throwing Unbuildable for a state they cannot make. Throws std::logic_error if the entry exists or
+  // the flags are not allowed.
   void InsertEntry(const embedded::OutPoint& outpoint, embedded::Coin coin, uint8_t flags);
 
  private:
+  friend class Recorder;
   CoinsView& parent_;
   MakeCore make_;
   std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core cache that reads through it
+  // Between the Core cache and its parent where the dirty list is seen only at writes (!kDirtyListInternal).
+  std::unique_ptr<::CCoinsView> recorder_;
   std::unique_ptr<::CCoinsViewCache> cache_;
   mutable std::map<embedded::OutPoint, CacheEntry> found_;
   embedded::Coin accessed_;
+  std::vector<WrittenEntry> last_write_;
 };
 
 // Core's AddCoins (coins.h) of the transaction converted (Core computes its txid). Throws
@@ -247,7 +300,7 @@ const embedded::Coin& AccessByTxid(CoinsViewCache& cache, const embedded::Hash25
 // when the parent is the store or the harness's base, the only parents the harness gives it.
 class CoinsViewErrorCatcher : public CoinsView {
  public:
-  // `parent` must outlive the catcher.
+  // `parent` must outlive the catcher. Requires seam::kCoinsApi.error_catcher (Unavailable otherwise).
   explicit CoinsViewErrorCatcher(CoinsView* parent);
   ~CoinsViewErrorCatcher() override;
   CoinsViewErrorCatcher(const CoinsViewErrorCatcher&) = delete;
@@ -266,7 +319,7 @@ class CoinsViewErrorCatcher : public CoinsView {
 
  private:
   std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core catcher that reads through it
-  std::unique_ptr<::CCoinsViewErrorCatcher> catcher_;
+  std::unique_ptr<::CCoinsView> catcher_;  // Core's CCoinsViewErrorCatcher
 };
 
 // Bitcoin Core's CoinsViewOverlay (kOverlayIsCores) with the embedded CoinsViewOverlay's interface: a

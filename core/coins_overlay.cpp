@@ -2,7 +2,7 @@
 // plain Core cache that peeks at its parent (see kOverlayIsCores in core/coins_cache.h).
 #include "core/coins_cache.h"
 #include "core/convert.h"
-#include "core/features.h"
+#include "core/coins_cache_features.h"
 
 #include <coins.h>
 #include <primitives/block.h>

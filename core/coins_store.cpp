@@ -1,4 +1,5 @@
 #include "core/coins_store.h"
+#include "core/coins_store_features.h"
 #include "core/convert.h"
 
 #include <coins.h>
@@ -29,17 +30,21 @@
 void MakeRandDeterministicDANGEROUS(const uint256& seed) noexcept;
 
 // CCoinsViewDB keeps its CoinsViewOptions in a protected member, read afresh by every BatchWrite, and has no
-// setter (Core takes -dbbatchsize once, at start-up). set_batch_size changes it in place between flushes:
-// reopening the database for every new batch size made a fuzz input's flushes cost a LevelDB open each.
-// The member is reached through a pointer to member formed in an explicit instantiation, which the
-// language exempts from access checking ([temp.spec.general]); if Core renames the member this stops
-// compiling, never silently.
+// setter (Core takes -dbbatchsize once, at start-up). set_batch_size changes it in place between flushes
+// (the shim's internal form; reopening the database for every new batch size made a fuzz input's flushes
+// cost a LevelDB open each, which is the public form, kept for trees without the member). The member is
+// reached through a pointer to member formed in an explicit instantiation, which the language exempts from
+// access checking ([temp.spec.general]); an explicit instantiation is no template, so a tree without the
+// member must not see it at all: the preprocessor leaves it out (SUITE_CORE_db_options, asked in a probe
+// unit of its own: core/coins_store_features.h).
+#if SUITE_CORE_db_options
 template <CoinsViewOptions CCoinsViewDB::*Member>
 struct CoinsViewOptionsAccess {
   friend CoinsViewOptions CCoinsViewDB::*CoinsViewOptionsMember() { return Member; }
 };
 CoinsViewOptions CCoinsViewDB::*CoinsViewOptionsMember();
 template struct CoinsViewOptionsAccess<&CCoinsViewDB::m_options>;
+#endif
 
 namespace core_adapter {
 
@@ -138,13 +143,19 @@ void WrapConstruct(CDBWrapper* self, const DBParams& params) {
   CoinsStore::Hooks::Constructed(self);
 }
 
+// The optional hooks exist only where the tree has the function in the form their symbol names (the rows
+// db_write_batch_hook, db_key_draw); core/CMakeLists.txt wraps the symbol only then. A link-level symbol
+// cannot live in a template, so the preprocessor leaves a missing one's hook out.
+#if SUITE_CORE_db_write_batch_hook
 void RealWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) __asm__("__real__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
 void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) __asm__("__wrap__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
 void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) {
   RealWriteBatch(self, batch, sync);
   CoinsStore::Hooks::Wrote(self);
 }
+#endif
 
+#if SUITE_CORE_db_key_draw
 void RealFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept __asm__(
     "__real__ZN17FastRandomContext8fillrandESt4spanISt4byteLm18446744073709551615EE");
 void WrapFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept __asm__(
@@ -158,6 +169,7 @@ void WrapFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept {
   }
   RealFillrand(self, out);
 }
+#endif
 
 }  // namespace wraps
 
@@ -207,10 +219,29 @@ void CoinsStore::Open(const std::optional<Obfuscation::KeyBytes>& key) {
                            "core_subject's --wrap options)");
   }
   Hooks::Register(this);
-  // The key Core uses: its obfuscation of 8 zero bytes at offset 0.
-  Obfuscation::KeyBytes in_use{};
-  dbwrapper_private::GetObfuscation(*core_db_)(std::as_writable_bytes(std::span(in_use)), 0);
-  obfuscation_ = Obfuscation(in_use);
+  obfuscation_ = Obfuscation(KeyInUse());
+}
+
+Obfuscation::KeyBytes CoinsStore::KeyInUse() const {
+  Obfuscation::KeyBytes key{};
+  if constexpr (SUITE_CORE_db_obfuscation) {
+    // Internal form: Core's own obfuscation of 8 zero bytes at offset 0 (dbwrapper_private::GetObfuscation).
+    IfTreeHas<SUITE_CORE_db_obfuscation, void>("dbwrapper_private::GetObfuscation", *core_db_, [&](const auto& db) {
+      using namespace ::dbwrapper_private;
+      GetObfuscation(db)(std::as_writable_bytes(std::span(key)), size_t{0});
+    });
+  } else {
+    // Public form: the key record as LevelDB holds it (stored without obfuscation: a CompactSize 8, then
+    // the key), read as Core reads it, so that a record Core cannot decode means no key.
+    std::string value;
+    const leveldb::Status status = raw_db_->Get(leveldb::ReadOptions(), kObfuscationKeyKey, &value);
+    if (status.ok() && value.size() == 1 + key.size() && value[0] == static_cast<char>(key.size())) {
+      std::memcpy(key.data(), value.data() + 1, key.size());
+    } else if (!status.ok() && !status.IsNotFound()) {
+      throw StoreError("coins store: read: " + status.ToString());
+    }
+  }
+  return key;
 }
 
 void CoinsStore::Close() {
@@ -225,7 +256,14 @@ void CoinsStore::set_batch_size(size_t bytes) {
   if (bytes == 0) throw std::invalid_argument("coins store: dbbatchsize must be at least 1 byte, got 0");
   if (bytes == batch_size_) return;
   batch_size_ = bytes;
+#if SUITE_CORE_db_options
   ((*view_->db).*CoinsViewOptionsMember()).batch_write_bytes = bytes;
+#else
+  // Public form: a restart with another -dbbatchsize. The view is rebuilt in the same storage, so the
+  // caches stacked on CoreView() keep a valid parent; the database keeps its key (Core reads it back).
+  Close();
+  Open(std::nullopt);
+#endif
 }
 
 ::CCoinsView* CoinsStore::CoreView() { return &*view_->db; }
@@ -267,7 +305,10 @@ std::vector<embedded::Hash256> CoinsStore::GetHeadBlocks() const {
   return out;
 }
 
-size_t CoinsStore::EstimateSize() const { return view_->db->EstimateSize(); }
+size_t CoinsStore::EstimateSize() const {
+  return IfTreeHas<SUITE_CORE_db_estimate_size, size_t>("CCoinsViewDB::EstimateSize", *view_->db,
+                                                        [](const auto& db) { return db.EstimateSize(); });
+}
 
 void CoinsStore::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) {
   view_->db->BatchWrite(cursor.core(), ToCore(best_block));
@@ -293,8 +334,15 @@ void CoinsStore::AfterCoreBatch() {
 
 embedded::Hash256 CoinsStore::ForEachCoin(
     const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) const {
+  return IfTreeHas<SUITE_CORE_db_cursor, embedded::Hash256>("CCoinsViewDB::Cursor", *view_->db,
+                                                            [&](const auto& db) { return WalkCursor(db, visit); });
+}
+
+template <class DB>
+embedded::Hash256 CoinsStore::WalkCursor(const DB& db,
+                                         const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) {
   try {
-    const std::unique_ptr<CCoinsViewCursor> cursor = view_->db->Cursor();
+    const auto cursor = db.Cursor();
     for (; cursor->Valid(); cursor->Next()) {
       COutPoint outpoint;
       ::Coin coin;

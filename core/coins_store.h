@@ -58,6 +58,7 @@
 
 #include "core/coins_cache.h"
 #include "core/obfuscation.h"
+#include "core/unavailable.h"
 #include "src/coins/coin.h"
 #include "src/coins/outpoint.h"
 
@@ -84,6 +85,12 @@ class StoreCorruption : public std::runtime_error {
 
 // Core's CDBWrapper::OBFUSCATION_KEY ("\0obfuscate_key") serialized as a string key: length byte 14, bytes.
 inline const std::string kObfuscationKeyKey{"\x0e\x00obfuscate_key", 15};
+
+// What the tree offers beyond the store's central operations (core/coins_store_features.h): seam/coins_store.h.
+inline constexpr bool kStoreCursor = SUITE_CORE_db_cursor;                // ForEachCoin (CCoinsViewDB::Cursor)
+inline constexpr bool kStoreEstimateSize = SUITE_CORE_db_estimate_size;   // EstimateSize
+inline constexpr bool kStoreCutsFlushes = SUITE_CORE_db_write_batch_hook; // after_partial_write is called
+inline constexpr bool kStoreChoosesKey = SUITE_CORE_db_key_draw;          // new_obfuscation_key is the key used
 
 // Whether an undecodable record throws StoreCorruption: Core's reads report it as an absent record.
 inline constexpr bool kStoreCorruptionThrows = false;
@@ -159,6 +166,12 @@ class CoinsStore : public CoinsView {
  private:
   // Builds Core's view on the database; `key` is the obfuscation key to ask for (nullopt: none).
   void Open(const std::optional<Obfuscation::KeyBytes>& key);
+  // The key Core uses (all zero: none): Core's own obfuscation of zeros where the tree has
+  // dbwrapper_private::GetObfuscation, else the key record read as Core reads it.
+  Obfuscation::KeyBytes KeyInUse() const;
+  template <class DB>
+  static embedded::Hash256 WalkCursor(const DB& db,
+                                      const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit);
   void Close();
   // Called by the WriteBatch wrap after Core wrote one of this store's batches.
   void AfterCoreBatch();

@@ -1,5 +1,5 @@
 #include "core/file_io.h"
-#include "core/features.h"
+#include "core/file_io_features.h"
 
 #include <streams.h>
 #include <util/obfuscation.h>
@@ -14,28 +14,73 @@
 
 namespace core_adapter {
 
-static_assert(kWriterFailedFlushBug == core_features::writer_failed_flush,
-              "SUITE_CORE_* disagree with core/features.h: the feature probe ran on another tree; reconfigure");
+SUITE_CORE_CHECK_ANSWERS(SUITE_CORE_FILE_IO_FEATURES)
 
-// Core's AutoFile, with the FILE* and position its subclasses may see.
-class CoreAutoFile : public ::AutoFile {
- public:
-  using ::AutoFile::AutoFile;
-  std::FILE* file() const { return m_file; }
-  std::optional<int64_t> position() const { return m_position; }
+// Core's AutoFile, with the FILE* the adapter opened it with kept beside it: the handle shim's public form
+// (the adapter makes every call that closes or releases the file, so it knows when the FILE* goes).
+struct CoreFile : ::AutoFile {
+  CoreFile(std::FILE* file, const ::Obfuscation& obfuscation) : ::AutoFile(file, obfuscation), handle(file) {}
+  std::FILE* handle;
 };
 
+// Core's BufferedWriter<AutoFile>, BufferedReader<AutoFile> and BufferedFile, each in a Holding<T> named only
+// where the tree has the class (core/unavailable.h, Later).
 struct CoreWriter {
-  CoreWriter(::AutoFile& file, size_t size) : writer(file, size) {}
-  ::BufferedWriter<::AutoFile> writer;
+  virtual ~CoreWriter() = default;
 };
-
 struct CoreReader {
-  CoreReader(::AutoFile& file, size_t size) : reader(std::move(file), size) {}
-  ::BufferedReader<::AutoFile> reader;
+  virtual ~CoreReader() = default;
+};
+struct CoreBufferedFile {
+  virtual ~CoreBufferedFile() = default;
 };
 
 namespace {
+
+template <class Base, class T>
+struct Holding final : Base {
+  template <typename... Args>
+  explicit Holding(Args&&... args) : object(std::forward<Args>(args)...) {}
+  T object;
+};
+
+// The Core object a Holding<T> behind `base` holds; `Dep` makes the type dependent (see Later).
+template <class T, class Dep, class Base>
+T& Held(Base& base) {
+  return static_cast<Holding<Base, Later<Dep, T>>&>(base).object;
+}
+
+// ---- the shims over AutoFile's protected members ----
+
+template <class C = ::AutoFile>
+struct OpenFile : C {
+  static std::FILE* Handle(const C& f) { return f.*(&OpenFile::m_file); }
+  static const std::optional<int64_t>& Position(const C& f) { return f.*(&OpenFile::m_position); }
+};
+
+template <class F>
+std::FILE* HandleOf(const F& f) {
+  if constexpr (kHandleInternal) {
+    return OpenFile<>::Handle(f);
+  } else {
+    return f.handle;
+  }
+}
+
+template <class F>
+std::optional<uint64_t> PositionOf(F& f) {
+  if constexpr (kPositionInternal) {
+    const auto p = OpenFile<>::Position(f);
+    if (!p) return std::nullopt;
+    return static_cast<uint64_t>(*p);
+  } else {
+    try {
+      return static_cast<uint64_t>(f.tell());  // throws when Core does not know the position
+    } catch (const std::ios_base::failure&) {
+      return std::nullopt;
+    }
+  }
+}
 
 // Runs a call into Core, turning its std::ios_base::failure into IoError with Core's message.
 template <typename F>
@@ -50,28 +95,28 @@ decltype(auto) Translate(F&& f) {
 std::span<std::byte> Bytes(std::span<uint8_t> s) { return std::as_writable_bytes(s); }
 std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_bytes(s); }
 
+using CoreBufferedWriter = ::BufferedWriter<::AutoFile>;
+using CoreBufferedReader = ::BufferedReader<::AutoFile>;
+
 }  // namespace
 
 AutoFile::AutoFile(std::FILE* file, const Obfuscation& obfuscation)
-    : obfuscation_(obfuscation), core_(std::make_unique<CoreAutoFile>(file, obfuscation.core())) {}
+    : obfuscation_(obfuscation), core_(std::make_unique<CoreFile>(file, obfuscation.core())) {}
 
 AutoFile::~AutoFile() {
-  if (core_ && !core_->IsNull() && core_->fclose() != 0) {
-    std::fprintf(stderr, "AutoFile: fclose failed: %s\n", std::strerror(errno));
+  if (core_ && !core_->IsNull()) {
+    core_->handle = nullptr;
+    if (core_->fclose() != 0) std::fprintf(stderr, "AutoFile: fclose failed: %s\n", std::strerror(errno));
   }
 }
 
 AutoFile::AutoFile(AutoFile&& other) noexcept
     : obfuscation_(other.obfuscation_),
-      core_(std::exchange(other.core_, std::make_unique<CoreAutoFile>(nullptr, other.obfuscation_.core()))) {}
+      core_(std::exchange(other.core_, std::make_unique<CoreFile>(nullptr, other.obfuscation_.core()))) {}
 
 bool AutoFile::IsOpen() const { return !core_->IsNull(); }
 
-std::optional<uint64_t> AutoFile::Position() const {
-  const auto p = core_->position();
-  if (!p) return std::nullopt;
-  return static_cast<uint64_t>(*p);
-}
+std::optional<uint64_t> AutoFile::Position() const { return PositionOf(*core_); }
 
 void AutoFile::Seek(int64_t offset, int origin) { Translate([&] { core_->seek(offset, origin); }); }
 
@@ -88,46 +133,62 @@ void AutoFile::Write(std::span<const uint8_t> src) { Translate([&] { core_->writ
 void AutoFile::WriteConsume(std::span<uint8_t> buf) { Translate([&] { core_->write_buffer(Bytes(buf)); }); }
 
 void AutoFile::Flush() {
-  std::FILE* f = core_->file();
+  std::FILE* f = HandleOf(*core_);
   if (f == nullptr) throw IoError("AutoFile::Flush: file handle is nullptr");
   if (std::fflush(f) != 0) throw IoError(std::string("AutoFile::Flush: fflush failed: ") + std::strerror(errno));
 }
 
 std::optional<uint64_t> AutoFile::Size() {
-  return Translate([&] { return static_cast<uint64_t>(core_->size()); });
+  return IfTreeHas<kFileLifecycle, std::optional<uint64_t>>("AutoFile::size", *core_, [](auto& f) {
+    return Translate([&] { return std::optional<uint64_t>(static_cast<uint64_t>(f.size())); });
+  });
 }
 
 void AutoFile::Truncate(uint64_t size) {
   if (size > UINT32_MAX) throw std::invalid_argument("AutoFile::Truncate: Core's size is 32 bits");
   if (core_->IsNull()) throw IoError("AutoFile::Truncate: file handle is nullptr");
-  if (!core_->Truncate(static_cast<unsigned>(size))) {
-    throw IoError(std::string("AutoFile::Truncate failed: ") + std::strerror(errno));
-  }
+  IfTreeHas<kFileLifecycle, void>("AutoFile::Truncate", *core_, [&](auto& f) {
+    if (!f.Truncate(static_cast<unsigned>(size))) {
+      throw IoError(std::string("AutoFile::Truncate failed: ") + std::strerror(errno));
+    }
+  });
 }
 
 void AutoFile::Commit() {
   if (core_->IsNull()) throw IoError("AutoFile::Commit: file handle is nullptr");
-  if (!core_->Commit()) throw IoError(std::string("AutoFile::Commit failed: ") + std::strerror(errno));
+  IfTreeHas<kFileLifecycle, void>("AutoFile::Commit", *core_, [](auto& f) {
+    if (!f.Commit()) throw IoError(std::string("AutoFile::Commit failed: ") + std::strerror(errno));
+  });
 }
 
 void AutoFile::Close() {
+  core_->handle = nullptr;
   if (core_->fclose() != 0) throw IoError(std::string("AutoFile::fclose failed: ") + std::strerror(errno));
 }
 
-std::FILE* AutoFile::Release() { return core_->release(); }
+std::FILE* AutoFile::Release() {
+  return IfTreeHas<kFileLifecycle, std::FILE*>("AutoFile::release", *core_, [](auto& f) {
+    f.handle = nullptr;
+    return f.release();
+  });
+}
 
 ::AutoFile& AutoFile::core() { return *core_; }
 
-std::FILE* AutoFile::handle() const { return core_->file(); }
+std::FILE* AutoFile::handle() const { return HandleOf(*core_); }
 
-BufferedWriter::BufferedWriter(AutoFile& file, size_t size)
-    : file_(file), size_(size), core_(std::make_unique<CoreWriter>(file.core(), size)) {}
+BufferedWriter::BufferedWriter(AutoFile& file, size_t size) : file_(file), size_(size) {
+  core_ = IfTreeHas<kBufferedStreams, std::unique_ptr<CoreWriter>>(
+      "BufferedWriter<AutoFile>", file.core(), [&](auto& f) -> std::unique_ptr<CoreWriter> {
+        return std::make_unique<Holding<CoreWriter, Later<decltype(f), CoreBufferedWriter>>>(f, size);
+      });
+}
 
 BufferedWriter::~BufferedWriter() = default;  // Core's destructor flushes
 
 void BufferedWriter::Write(std::span<const uint8_t> src) {
   try {
-    Translate([&] { core_->writer.write(Bytes(src)); });
+    Translate([&] { core().write(Bytes(src)); });
   } catch (const IoError&) {
     used_ = size_;  // Core's write throws only from the flush of a full buffer, which then stays full
     throw;
@@ -140,7 +201,7 @@ void BufferedWriter::Account(size_t n) {
 }
 
 void BufferedWriter::Flush() {
-  Translate([&] { core_->writer.flush(); });
+  Translate([&] { core().flush(); });
   used_ = 0;
 }
 
@@ -150,38 +211,79 @@ std::optional<uint64_t> BufferedWriter::Position() const {
   return *p + used_;
 }
 
-::BufferedWriter<::AutoFile>& BufferedWriter::core() { return core_->writer; }
+::BufferedWriter<::AutoFile>& BufferedWriter::core() {
+  return IfTreeHas<kBufferedStreams, ::BufferedWriter<::AutoFile>&>(
+      "BufferedWriter<AutoFile>", *core_, [](auto& held) -> auto& { return Held<CoreBufferedWriter, decltype(held)>(held); });
+}
 
-BufferedFile::BufferedFile(AutoFile& file, uint64_t size, uint64_t rewind)
-    : core_(Translate([&] { return std::make_unique<::BufferedFile>(file.core(), size, rewind); })) {}
+BufferedFile::BufferedFile(AutoFile& file, uint64_t size, uint64_t rewind) {
+  core_ = IfTreeHas<kBufferedFile, std::unique_ptr<CoreBufferedFile>>(
+      "BufferedFile", file.core(), [&](auto& f) -> std::unique_ptr<CoreBufferedFile> {
+        return Translate([&] {
+          return std::make_unique<Holding<CoreBufferedFile, Later<decltype(f), ::BufferedFile>>>(f, size, rewind);
+        });
+      });
+}
 
 BufferedFile::~BufferedFile() = default;
 
-bool BufferedFile::Eof() const { return core_->eof(); }
+namespace {
 
-void BufferedFile::Read(std::span<uint8_t> dst) { Translate([&] { core_->read(Bytes(dst)); }); }
-
-void BufferedFile::SkipTo(uint64_t pos) {
-  if (pos < core_->GetPos()) throw std::logic_error("BufferedFile::SkipTo: behind the read position (Core asserts)");
-  Translate([&] { core_->SkipTo(pos); });
+// Core's BufferedFile behind `held`, for a call: `call(object)`.
+template <class R, class Call>
+R OnBufferedFile(CoreBufferedFile& held, Call&& call) {
+  return IfTreeHas<kBufferedFile, R>("BufferedFile", held, [&](auto& h) -> R {
+    return call(Held<::BufferedFile, decltype(h)>(h));
+  });
 }
 
-uint64_t BufferedFile::GetPos() const { return core_->GetPos(); }
+}  // namespace
 
-bool BufferedFile::SetPos(uint64_t pos) { return core_->SetPos(pos); }
+bool BufferedFile::Eof() const {
+  return OnBufferedFile<bool>(*core_, [](auto& b) { return b.eof(); });
+}
 
-bool BufferedFile::SetLimit(uint64_t pos) { return core_->SetLimit(pos); }
+void BufferedFile::Read(std::span<uint8_t> dst) {
+  OnBufferedFile<void>(*core_, [&](auto& b) { Translate([&] { b.read(Bytes(dst)); }); });
+}
 
-void BufferedFile::FindByte(uint8_t byte) { Translate([&] { core_->FindByte(std::byte{byte}); }); }
+void BufferedFile::SkipTo(uint64_t pos) {
+  OnBufferedFile<void>(*core_, [&](auto& b) {
+    if (pos < b.GetPos()) throw std::logic_error("BufferedFile::SkipTo: behind the read position (Core asserts)");
+    Translate([&] { b.SkipTo(pos); });
+  });
+}
 
-BufferedReader::BufferedReader(AutoFile&& file, size_t size)
-    : file_(std::move(file)), position_(file_.Position()), core_(std::make_unique<CoreReader>(file_.core(), size)) {}
+uint64_t BufferedFile::GetPos() const {
+  return OnBufferedFile<uint64_t>(*core_, [](auto& b) { return static_cast<uint64_t>(b.GetPos()); });
+}
+
+bool BufferedFile::SetPos(uint64_t pos) {
+  return OnBufferedFile<bool>(*core_, [&](auto& b) { return b.SetPos(pos); });
+}
+
+bool BufferedFile::SetLimit(uint64_t pos) {
+  return OnBufferedFile<bool>(*core_, [&](auto& b) { return b.SetLimit(pos); });
+}
+
+void BufferedFile::FindByte(uint8_t byte) {
+  OnBufferedFile<void>(*core_, [&](auto& b) { Translate([&] { b.FindByte(std::byte{byte}); }); });
+}
+
+BufferedReader::BufferedReader(AutoFile&& file, size_t size) : file_(std::move(file)), position_(file_.Position()) {
+  core_ = IfTreeHas<kBufferedStreams, std::unique_ptr<CoreReader>>(
+      "BufferedReader<AutoFile>", file_.core(), [&](auto& f) -> std::unique_ptr<CoreReader> {
+        return std::make_unique<Holding<CoreReader, Later<decltype(f), CoreBufferedReader>>>(std::move(f), size);
+      });
+}
 
 BufferedReader::~BufferedReader() = default;
 
 void BufferedReader::Read(std::span<uint8_t> dst) {
   try {
-    Translate([&] { core_->reader.read(Bytes(dst)); });
+    IfTreeHas<kBufferedStreams, void>("BufferedReader<AutoFile>", *core_, [&](auto& held) {
+      Translate([&] { Held<CoreBufferedReader, decltype(held)>(held).read(Bytes(dst)); });
+    });
   } catch (const IoError&) {
     position_ = file_.Position();
     throw;

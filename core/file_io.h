@@ -19,9 +19,9 @@
 #include <stdexcept>
 
 #include "core/obfuscation.h"
+#include "core/unavailable.h"
 
 class AutoFile;  // Bitcoin Core's
-class BufferedFile;  // Bitcoin Core's
 template <typename S>
 class BufferedWriter;  // Bitcoin Core's
 
@@ -36,10 +36,6 @@ inline constexpr bool kSizeUnknownPositionThrows = true;
 // attempted and Close() reports only what fclose says (the embedded file marks itself failed, forgets its
 // position, and every later write and Close() throws).
 inline constexpr bool kFailedWriteRemembered = false;
-// Known bug (docs/core-bugs.md#writer-failed-flush): Core's BufferedWriter keeps a buffer whose flush
-// failed, obfuscated in place; its destructor flushes it again, XORing it a second time, so the data reaches
-// the file in plaintext, or throws out of the destructor (std::terminate) if the disk still fails.
-inline constexpr bool kWriterFailedFlushBug = SUITE_CORE_WRITER_FAILED_FLUSH;
 // Core switches a stream from reading to writing without a positioning call (C requires one; glibc
 // tolerates it, so a failing seek there goes unnoticed); the embedded file seeks on every change of direction.
 inline constexpr bool kDirectionChangeSeeks = false;
@@ -50,14 +46,26 @@ inline constexpr bool kPositionUnknownAfterFailedSeek = false;
 // every byte); the embedded classes take it as 1. The adapter passes the size through unchanged.
 inline constexpr bool kZeroBufferSizeIsOne = false;
 
+// The APIs beyond AutoFile's central ones, where the tree has them (core/file_io_features.h): seam::kFileApi.
+inline constexpr bool kFileLifecycle = SUITE_CORE_auto_file_lifecycle;  // release, Truncate, Commit, size
+inline constexpr bool kBufferedStreams = SUITE_CORE_buffered_streams;   // BufferedWriter, BufferedReader
+inline constexpr bool kBufferedFile = SUITE_CORE_buffered_file;         // BufferedFile
+// The shims over AutoFile's protected members: its FILE* (else the one the adapter opened it with, kept
+// beside it) and its position (else read with tell(), which throws where Core does not know it).
+inline constexpr bool kHandleInternal = SUITE_CORE_auto_file_handle;
+inline constexpr bool kPositionInternal = SUITE_CORE_auto_file_position;
+
 class IoError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-class CoreAutoFile;  // Core's AutoFile with its protected FILE* and position readable (core/file_io.cpp)
+// Core's AutoFile, BufferedWriter<AutoFile> and BufferedReader<AutoFile>, each held through a base of the
+// adapter's (core/file_io.cpp), so that a class the tree lacks is never named.
+struct CoreFile;
 struct CoreWriter;
 struct CoreReader;
+struct CoreBufferedFile;
 
 class AutoFile {
  public:
@@ -106,7 +114,7 @@ class AutoFile {
 
  private:
   Obfuscation obfuscation_;
-  std::unique_ptr<CoreAutoFile> core_;
+  std::unique_ptr<CoreFile> core_;
 };
 
 class BufferedWriter {
@@ -129,6 +137,7 @@ class BufferedWriter {
   std::optional<uint64_t> Position() const;
 
   // For the other adapters: Core's writer, and Account(n) after writing n bytes through it directly.
+  // Requires kBufferedStreams.
   ::BufferedWriter<::AutoFile>& core();
   void Account(size_t n);
 
@@ -160,7 +169,7 @@ class BufferedFile {
   void FindByte(uint8_t byte);
 
  private:
-  std::unique_ptr<::BufferedFile> core_;
+  std::unique_ptr<CoreBufferedFile> core_;
 };
 
 class BufferedReader {

@@ -1,6 +1,8 @@
 #include "core/tx_check.h"
 #include "core/convert.h"
-#include "core/features.h"
+#include "core/coins_cache_features.h"
+#include "core/tx_check_features.h"
+#include "core/unavailable.h"
 
 #include <algorithm>
 #include <ios>
@@ -26,6 +28,8 @@
 
 namespace core_adapter {
 namespace {
+
+SUITE_CORE_CHECK_ANSWERS(SUITE_CORE_TX_CHECK_FEATURES)
 
 // The empty view under CheckSpends' cache: CoinsViewEmpty where CCoinsView is abstract (#34124), else a
 // plain CCoinsView, whose reads find nothing. Templates, so that a tree compiles only its own form.
@@ -94,8 +98,9 @@ size_t OffendingTx(const CBlock& block, embedded::Reject reject, const std::stri
 // transaction's output total, so an honest spend passes every value rule and only a missing or already
 // spent input fails. A prevout already present belongs to an earlier spender, so that transaction fails
 // at HaveInputs before its values are looked at.
+template <class Cache = ::CCoinsViewCache>
 embedded::BlockCheck CheckSpends(const CBlock& block) {
-  CCoinsViewCache view(&EmptyView(), /*deterministic=*/true);
+  Cache view(&EmptyView(), /*deterministic=*/true);
   constexpr int kCoinHeight = 1;
   constexpr int kSpendHeight = 2;
   for (size_t i = 1; i < block.vtx.size(); ++i) {
@@ -112,14 +117,17 @@ embedded::BlockCheck CheckSpends(const CBlock& block) {
     const CTransaction& tx = *block.vtx[i];
     TxValidationState state;
     CAmount fee = 0;
-    if (!Consensus::CheckTxInputs(tx, state, view, kSpendHeight, fee)) return {FromReason(state.GetRejectReason()), i};
+    // Consensus::CheckTxInputs, looked up when the template is instantiated (only where the tree has it).
+    using namespace ::Consensus;
+    if (!CheckTxInputs(tx, state, view, kSpendHeight, fee)) return {FromReason(state.GetRejectReason()), i};
     for (const CTxIn& in : tx.vin) view.SpendCoin(in.prevout);
   }
   return {};
 }
 
+template <class Chain = ::CChainParams>
 const Consensus::Params& ConsensusParams() {
-  static const std::unique_ptr<const CChainParams> params = CChainParams::Main();
+  static const std::unique_ptr<const Chain> params = Chain::Main();
   return params->GetConsensus();
 }
 
@@ -137,34 +145,41 @@ embedded::Reject CheckTransaction(const embedded::Transaction& tx) {
 
 embedded::BlockCheck CheckBlock(const embedded::Block& block) {
   const CBlock core = ToCore(block);
-  BlockValidationState state;
-  if (!::CheckBlock(core, state, ConsensusParams(), /*fCheckPOW=*/false, /*fCheckMerkleRoot=*/false)) {
-    const embedded::Reject reject = FromReason(state.GetRejectReason());
-    return {reject, OffendingTx(core, reject, state.GetDebugMessage())};
-  }
-  return CheckSpends(core);
+  return IfTreeHas<SUITE_CORE_check_block, embedded::BlockCheck>("CheckBlock", core, [](const auto& b) {
+    BlockValidationState state;
+    if (!CheckBlock(b, state, ConsensusParams(), /*fCheckPOW=*/false, /*fCheckMerkleRoot=*/false)) {
+      const embedded::Reject reject = FromReason(state.GetRejectReason());
+      return embedded::BlockCheck{reject, OffendingTx(b, reject, state.GetDebugMessage())};
+    }
+    if constexpr (SUITE_CORE_check_tx_inputs) return CheckSpends(b);
+    return embedded::BlockCheck{};  // seam::kBlockSpendCheck is false: the reference skips that rule too
+  });
 }
 
 bool ParseTransactionSubject(std::span<const uint8_t> bytes, embedded::Transaction& tx, std::string* error) {
   CMutableTransaction core;
-  SpanReader reader(bytes);
-  try {
-    reader >> TX_WITH_WITNESS(core);
-  } catch (const std::ios_base::failure& e) {
-    if (error != nullptr) *error = e.what();
-    return false;
-  }
-  if (!reader.empty()) {
-    if (error != nullptr) *error = "bytes after the end of the object: " + std::to_string(reader.size());
-    return false;
-  }
-  tx = FromCore(core);
-  return true;
+  return IfTreeHas<SUITE_CORE_tx_codec, bool>("TX_WITH_WITNESS through SpanReader", core, [&](auto& parsed) {
+    Later<decltype(parsed), SpanReader> reader(bytes);
+    try {
+      reader >> TX_WITH_WITNESS(parsed);
+    } catch (const std::ios_base::failure& e) {
+      if (error != nullptr) *error = e.what();
+      return false;
+    }
+    if (!reader.empty()) {
+      if (error != nullptr) *error = "bytes after the end of the object: " + std::to_string(reader.size());
+      return false;
+    }
+    tx = FromCore(parsed);
+    return true;
+  });
 }
 
 void SerializeTransactionSubject(std::vector<uint8_t>& out, const embedded::Transaction& tx) {
-  VectorWriter writer(out, out.size());
-  writer << TX_WITH_WITNESS(ToCore(tx));
+  IfTreeHas<SUITE_CORE_tx_codec, void>("TX_WITH_WITNESS through VectorWriter", out, [&](auto& bytes) {
+    Later<decltype(bytes), VectorWriter> writer(bytes, bytes.size());
+    writer << TX_WITH_WITNESS(ToCore(tx));
+  });
 }
 
 }  // namespace core_adapter

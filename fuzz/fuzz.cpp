@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "check.h"
+#include "known_bugs.h"
+#include "seam/types.h"
 
 // Per-target binaries (OSS-Fuzz) define this to the target they run when FUZZ is unset; elsewhere it stays
 // undefined and its address null. A weak declaration, not a weak definition: clang 14 (AFL++'s compiler)
@@ -105,6 +108,13 @@ void PrintOptions(std::string_view name, const TargetInfo& info) {
   if (info.max_len != 0) std::printf("max_len = %zu\n", info.max_len);
 }
 
+// This binary's path, for a child process that runs one of its targets.
+std::string SelfPath() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("/proc/self/exe") : self.string();
+}
+
 }  // namespace
 
 const std::map<std::string_view, TargetFn>& Targets() { return MutableTargets(); }
@@ -138,6 +148,10 @@ TargetFn SelectTarget() {
     std::exit(2);
   }
   harness::SetCheckContext(name);
+  // A known bug's input runs on this very binary (harness/known_bugs.h), and the run names what the subject
+  // lacks first (the table configure printed; the embedded subject lacks nothing).
+  harness::SetTargetRunner(SelfPath());
+  if (seam::kSubjectIsCore) std::fprintf(stderr, "%s\n", seam::kSubjectTable);
   return it->second;
 }
 
@@ -184,6 +198,20 @@ void HandleInfoFlags(int argc, char** argv) {
     }
     if (const char* name = FlagValue(argv[i], "--options")) {
       PrintOptions(name, InfoFor(name, "--options"));
+      std::exit(0);
+    }
+    if (std::strcmp(argv[i], "--table") == 0) {
+      std::printf("%s\n", seam::kSubjectTable);
+      std::exit(0);
+    }
+    if (const char* name = FlagValue(argv[i], "--known-bug")) {
+      harness::KnownBug bug;
+      if (!harness::FindKnownBug(name, bug)) {
+        std::fprintf(stderr, "fuzz: --known-bug: no known bug is named '%s' (harness/known_bugs.h)\n", name);
+        std::exit(2);
+      }
+      harness::SetTargetRunner(SelfPath());
+      std::printf("%s\n", harness::DescribeKnownBug(bug, harness::DecideKnownBug(bug)).c_str());
       std::exit(0);
     }
   }

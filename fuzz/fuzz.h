@@ -80,6 +80,10 @@ bool RegisterInfo(std::string_view name, TargetInfoFn fn);
 //   --list          the target names, one per line; exit 0
 //   --dict=NAME     NAME's dictionary in the libFuzzer/AFL format; exit 0
 //   --options=NAME  NAME's .options file (a [libfuzzer] section: dict, max_len); exit 0
+//   --table         what this build's subject lets the suite test (against Core: the table configure
+//                   printed); exit 0
+//   --known-bug=BUG the verdict on known Bitcoin Core bug BUG for this tree, decided by running its input
+//                   (harness/known_bugs.h); exit 0
 // An unknown NAME, or a target without FUZZ_TARGET_INFO, is an error listing the targets (exit 2). Two
 // dashes only: libFuzzer's own -dict= takes a file. First aborts, with a message, if a FUZZ_TARGET_INFO
 // names no target.

@@ -136,6 +136,7 @@ void CheckParts(const FramingCase& c, std::span<const uint8_t> plain, seam::Auto
 // `starts`: where the case's records begin (before any cut), for part reads past a bad record.
 void CheckReader(const FramingCase& c, std::span<const uint8_t> plain, const std::vector<bool>& intact,
                  std::span<const uint64_t> starts) {
+  if (c.undo ? !seam::kUndoRecordReads : !seam::kBlockRecordReads) return;  // the subject has no such reader
   std::vector<uint8_t> file(plain.begin(), plain.end());
   XorRef(file, c.key, 0);
   seam::AutoFile in(fmemopen(file.data(), file.size(), "rb"), seam::Obfuscation(c.key));
@@ -198,7 +199,7 @@ void CheckReader(const FramingCase& c, std::span<const uint8_t> plain, const std
 }  // namespace
 
 void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t seed) {
-  const bool objects = undo ? !seam::kUndoHeaderChecked || seam::kWriterTakesObjects : seam::kWriterTakesObjects;
+  const bool objects = undo ? !seam::kUndoHeaderChecked || seam::kWriterTakesUndo : seam::kWriterTakesBlocks;
   if (objects && undo && size > 0) {
     out = UndoPayload(size, seed);
     return;

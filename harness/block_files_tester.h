@@ -6,7 +6,8 @@
 // obfuscated with `key` at its absolute offsets. Checked:
 // - writing: the subject's WriteBlockRecord / WriteUndoRecord through a BufferedWriter (buffer size from
 //   `mech`) after the filler gives exactly the reference encoding of the uncorrupted records;
-// - reading from `prefix`, record after record: each result (payload, position after the record, or the
+// - reading from `prefix`, record after record (where the subject has the reader: seam::kBlockRecordReads,
+//   kUndoRecordReads): each result (payload, position after the record, or the
 //   error kind) equals the reference's; reading stops at the first error or the end of the file; a
 //   header rejected for magic, size or truncation has allocated nothing (the payload vector's capacity
 //   stays 0); no other exception escapes;
@@ -96,7 +97,7 @@ struct FramingCase {
 // `size` bytes of payload from `seed` that the subject's writer and reader take as a record: random bytes,
 // except for objects where the subject takes them: a serialized CBlockUndo of exactly that size (empty
 // for size 0, which no CBlockUndo has) for undo records when the subject's undo reader parses its payload
-// (seam::kUndoHeaderChecked false) or its writers take objects (seam::kWriterTakesObjects); a serialized
+// (seam::kUndoHeaderChecked false) or its writers take objects (seam::kWriterTakesBlocks, kWriterTakesUndo); a serialized
 // CBlock for block records of a subject whose writers take objects, for the sizes a block can have (81,
 // and 132 and more; random bytes otherwise). Bitcoin Core's subject does both.
 void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t seed);

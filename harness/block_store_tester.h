@@ -12,8 +12,9 @@
 // on; then every record written before reads back, a record whose position was returned reads back, and
 // the bytes where a failed record was to go are zeros (not written) or its own bytes (obfuscated), never
 // anything else. The input ends there (a node stops on such an error).
-// Known Bitcoin Core bug (seam::kWriterFailedFlushBug): Core's block and undo writers end the program when
-// their writer's fwrite fails, so on such a tree no fwrite is made to fail, unless SUITE_CHECK_KNOWN_BUGS=1.
+// Known Bitcoin Core bug writer_failed_flush (known_bugs.h): Core's block and undo writers end the program
+// when their writer's fwrite fails, so on a tree that has it no fwrite is made to fail, unless
+// SUITE_CHECK_KNOWN_BUGS=1.
 //
 // Operations: HARNESS_BLOCK_STORE_OPS (stable IDs; new ones go at the end).
 #pragma once

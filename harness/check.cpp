@@ -53,20 +53,6 @@ void Fail(const char* file, int line, const char* condition, const std::string& 
   std::abort();
 }
 
-bool RunKnownBugCheck(const char* what, const char* doc) {
-  static const bool run = [] {
-    const char* env = std::getenv("SUITE_CHECK_KNOWN_BUGS");
-    return env != nullptr && std::string(env) == "1";
-  }();
-  static bool told = false;
-  if (!run && !told) {
-    told = true;
-    std::cerr << "KNOWN BUG in this Bitcoin Core tree (" << doc << "): " << what
-              << " is not exercised; SUITE_CHECK_KNOWN_BUGS=1 runs it\n";
-  }
-  return run;
-}
-
 }  // namespace harness
 
 // Sanitizer runtime hook: a UBSan report is fatal in every binary of the suite, also for code compiled

@@ -126,11 +126,6 @@ std::string_view RepositoryPath(std::string_view file);
 
 [[noreturn]] void Fail(const char* file, int line, const char* condition, const std::string& message);
 
-// A check of Bitcoin Core that fails on the tree under test because of a bug the suite found (core/features.h,
-// `known_bug`; written up at `doc`): false, after printing once per process that the check is skipped,
-// unless the environment sets SUITE_CHECK_KNOWN_BUGS=1 (the known_bug.* ctest entries do), then true.
-bool RunKnownBugCheck(const char* what, const char* doc);
-
 template <typename... Args>
 std::string Concat(const Args&... args) {
   std::ostringstream out;

@@ -22,11 +22,26 @@ std::string Render(const std::vector<OutPoint>& v) {
   return out + "]";
 }
 
-void CheckEntry(const seam::CoinsViewCache& cache, const CoinsStackModel& model, int level, CoinsStackModel::Key k,
-                const KeyToOutpoint& outpoint_of) {
+namespace {
+
+// The checks that read what only one form of the subject has (FlagsKnown, LastWrite): templates, so that a
+// subject without it never compiles the branch that reads it.
+template <class Cache>
+void CheckEntryIn(const Cache& cache, const CoinsStackModel& model, int level, CoinsStackModel::Key k,
+                  const KeyToOutpoint& outpoint_of) {
   const OutPoint& o = outpoint_of(k);
-  const seam::CacheEntry* got = cache.FindEntry(o);
+  const auto* got = cache.FindEntry(o);
   const ModelEntry* want = model.Find(level, k);
+  if constexpr (!seam::kEntriesVisible) {
+    // Unspent entries only, flags unknown.
+    const bool want_unspent = want != nullptr && want->coin.has_value();
+    HARNESS_CHECK((got != nullptr) == want_unspent, "unspent entry ", o.ToString(), " at level ", level, ": subject ",
+                  got ? "present" : "absent", ", model ", want == nullptr ? "absent" : want_unspent ? "unspent" : "spent");
+    if (got == nullptr) return;
+    HARNESS_CHECK(*want->coin == got->coin, "coin ", o.ToString(), " at level ", level, ": subject ",
+                  got->coin.ToString(), ", model ", Render(want->coin));
+    return;
+  }
   HARNESS_CHECK((got != nullptr) == (want != nullptr), "entry ", o.ToString(), " at level ", level, ": subject ",
                 got ? "present" : "absent", ", model ", want ? "present" : "absent");
   if (got == nullptr) return;
@@ -39,8 +54,41 @@ void CheckEntry(const seam::CoinsViewCache& cache, const CoinsStackModel& model,
                 Flags(want->dirty, want->fresh));
 }
 
+template <class Cache>
+void CheckWriteIn(const Cache& cache, const ExpectedWrite& expected, int level, const KeyToOutpoint& outpoint_of) {
+  if constexpr (!seam::kDirtyListVisible) {
+    const auto& got = cache.LastWrite();
+    std::vector<OutPoint> got_order, want_order;
+    for (const auto& e : got) got_order.push_back(e.outpoint);
+    for (const auto k : expected.keys) want_order.push_back(outpoint_of(k));
+    HARNESS_CHECK(got_order == want_order, "the write down from level ", level, " handed its parent ",
+                  Render(got_order), " but the entries first became DIRTY in the order ", Render(want_order));
+    for (size_t i = 0; i < got.size(); ++i) {
+      const ModelEntry& want = expected.entries[i];
+      const bool same_coin = got[i].coin.IsSpent() ? !want.coin.has_value() : want.coin && *want.coin == got[i].coin;
+      HARNESS_CHECK(same_coin, "written entry ", got[i].outpoint.ToString(), " from level ", level, ": subject ",
+                    got[i].coin.IsSpent() ? std::string("none") : got[i].coin.ToString(), ", model ", Render(want.coin));
+      if constexpr (seam::kCoinsApi.entry_flags) {
+        const bool dirty = got[i].flags & seam::CacheEntry::kDirty;
+        const bool fresh = got[i].flags & seam::CacheEntry::kFresh;
+        HARNESS_CHECK(dirty == want.dirty && fresh == want.fresh, "flags of the written entry ",
+                      got[i].outpoint.ToString(), " from level ", level, ": subject ", Flags(dirty, fresh), ", model ",
+                      Flags(want.dirty, want.fresh));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void CheckEntry(const seam::CoinsViewCache& cache, const CoinsStackModel& model, int level, CoinsStackModel::Key k,
+                const KeyToOutpoint& outpoint_of) {
+  CheckEntryIn(cache, model, level, k, outpoint_of);
+}
+
 void CheckDirtyOrder(const seam::CoinsViewCache& cache, const CoinsStackModel& model, int level,
                      const KeyToOutpoint& outpoint_of) {
+  if constexpr (!seam::kDirtyListVisible) return;  // checked at writes (CheckWrite)
   const std::vector<OutPoint> got = cache.DirtyOrder();
   const std::vector<CoinsStackModel::Key>& want = model.DirtyOrder(level);
   bool same = got.size() == want.size();
@@ -59,13 +107,46 @@ void CheckSizes(const seam::CoinsViewCache& cache, const CoinsStackModel& model,
     } catch (const std::logic_error& e) {
       HARNESS_CHECK(false, "level ", level, ": ", e.what());
     }
-    HARNESS_CHECK_EQ(seam::ModelledUsage(cache), model.Usage(level), "memory usage at level ", level);
-    HARNESS_CHECK(cache.DynamicMemoryUsage() >= seam::ModelledUsage(cache), "total memory usage at level ", level,
-                  " below the entries' part");
-    HARNESS_OBSERVE("DynamicMemoryUsage", "level ", level, ": ", cache.DynamicMemoryUsage());
+    if constexpr (seam::kCoinsApi.sizes) {
+      if constexpr (seam::kExactUsage) {
+        HARNESS_CHECK_EQ(seam::ModelledUsage(cache), model.Usage(level), "memory usage at level ", level);
+      }
+      HARNESS_CHECK(cache.DynamicMemoryUsage() >= model.Usage(level), "total memory usage at level ", level,
+                    " below the entries' part: ", cache.DynamicMemoryUsage(), " < ", model.Usage(level));
+      HARNESS_OBSERVE("DynamicMemoryUsage", "level ", level, ": ", cache.DynamicMemoryUsage());
+    }
   }
-  HARNESS_CHECK_EQ(cache.GetCacheSize(), model.Size(level), "cache size at level ", level);
-  HARNESS_CHECK_EQ(cache.GetDirtyCount(), model.DirtyOrder(level).size(), "dirty count at level ", level);
+  if constexpr (seam::kCoinsApi.sizes) {
+    HARNESS_CHECK_EQ(cache.GetCacheSize(), model.Size(level), "cache size at level ", level);
+  }
+  if constexpr (seam::kDirtyCountVisible) {
+    HARNESS_CHECK_EQ(cache.GetDirtyCount(), model.DirtyOrder(level).size(), "dirty count at level ", level);
+  }
+}
+
+void CheckEmpty(const seam::CoinsViewCache& cache, const char* what) {
+  if constexpr (seam::kCoinsApi.sizes) HARNESS_CHECK_EQ(cache.GetCacheSize(), size_t{0}, what, ": entries left");
+  if constexpr (seam::kExactUsage) HARNESS_CHECK_EQ(seam::ModelledUsage(cache), size_t{0}, what, ": coins' memory left");
+  CheckDirtyListEmpty(cache, what);
+}
+
+void CheckDirtyListEmpty(const seam::CoinsViewCache& cache, const char* what) {
+  if constexpr (seam::kDirtyCountVisible) HARNESS_CHECK_EQ(cache.GetDirtyCount(), size_t{0}, what, ": dirty count");
+  if constexpr (seam::kDirtyListVisible) HARNESS_CHECK(cache.DirtyOrder().empty(), what, ": the dirty list is not empty");
+}
+
+ExpectedWrite ExpectWrite(const CoinsStackModel& model, int level) {
+  ExpectedWrite out;
+  if constexpr (!seam::kDirtyListVisible) {
+    out.keys = model.DirtyOrder(level);
+    for (const auto k : out.keys) out.entries.push_back(*model.Find(level, k));
+  }
+  return out;
+}
+
+void CheckWrite(const seam::CoinsViewCache& cache, const ExpectedWrite& expected, int level,
+                const KeyToOutpoint& outpoint_of) {
+  CheckWriteIn(cache, expected, level, outpoint_of);
 }
 
 HARNESS_NO_FUZZ_COVERAGE_END

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "coins_checks.h"
 #include "coins_tables.h"
 #include "leak_check_pause.h"
 #include "observe.h"
@@ -47,8 +48,6 @@ std::string Diff(const KvMap& got, const KvMap& want) {
   }
   return out.empty() ? " (none)" : out;
 }
-
-std::string Render(const std::optional<Coin>& c) { return c ? c->ToString() : "none"; }
 
 bool IsZero(const seam::Obfuscation::KeyBytes& key) {
   return std::all_of(key.begin(), key.end(), [](uint8_t b) { return b == 0; });
@@ -101,13 +100,30 @@ void CoinsStoreTester::OpenStore(const seam::Obfuscation::KeyBytes& key) {
   options.env = &disk_;
   if (!IsZero(key)) options.new_obfuscation_key = key;
   store_ = std::make_unique<seam::CoinsStore>(options);
-  catcher_ = std::make_unique<seam::CoinsViewErrorCatcher>(store_.get());
-  catcher_->AddReadErrCallback([this] { callbacks_run_.push_back(1); });
-  catcher_->AddReadErrCallback([this] {
-    callbacks_run_.push_back(2);
-    throw ReadErrorSeen{};
-  });
-  cache_ = std::make_unique<seam::CoinsViewCache>(catcher_.get());
+  if constexpr (seam::kCoinsApi.error_catcher) {
+    catcher_ = std::make_unique<seam::CoinsViewErrorCatcher>(store_.get());
+    catcher_->AddReadErrCallback([this] { callbacks_run_.push_back(1); });
+    catcher_->AddReadErrCallback([this] {
+      callbacks_run_.push_back(2);
+      throw ReadErrorSeen{};
+    });
+  }
+  cache_ = std::make_unique<seam::CoinsViewCache>(CacheParent());
+}
+
+seam::CoinsView* CoinsStoreTester::CacheParent() const {
+  if (catcher_) return catcher_.get();
+  return store_.get();
+}
+
+bool CoinsStoreTester::Available(CoinsStoreOp op) {
+  switch (op) {
+    case CoinsStoreOp::kUncache: return seam::kCoinsApi.uncache;
+    case CoinsStoreOp::kEmplace:
+    case CoinsStoreOp::kLoadSnapshot: return seam::kCoinsApi.emplace;
+    case CoinsStoreOp::kFailRead: return seam::kCoinsApi.error_catcher;
+    default: return true;
+  }
 }
 
 void CoinsStoreTester::CloseStore() {
@@ -135,7 +151,10 @@ void CoinsStoreTester::ResyncModel() {
 }
 
 bool CoinsStoreTester::Apply(CoinsStoreStep step) {
-  if (ended_ || static_cast<uint8_t>(step.op) >= kCoinsStoreOpCount) return false;
+  if (ended_ || static_cast<uint8_t>(step.op) >= kCoinsStoreOpCount || !Available(step.op)) return false;
+  if constexpr (!seam::kStoreCutsFlushes) {
+    step.cut = step.cut_again = 0;  // no cut: the subject does not say when a partial batch is written
+  }
   step.outpoint %= kTableSize;
   step.coin %= kTableSize;
   step.batch_limit = std::max<uint32_t>(step.batch_limit, 1);
@@ -196,6 +215,10 @@ bool CoinsStoreTester::Apply(CoinsStoreStep step) {
         model_.Push();
         MarkDurable(reference_, std::nullopt);
         HARNESS_CHECK(!store_->IsMidFlush(), "a store closed between flushes reopens mid-flush");
+        if constexpr (!seam::kStoreChoosesKey) {
+          // The key is the store's own choice: the one it reports from now on is the key of the records.
+          if (reference_.empty() && !IsZero(requested)) key_ = store_->obfuscation().key();
+        }
         HARNESS_CHECK(store_->obfuscation().key() == key_, "obfuscation key after a reopen: ",
                       store_->obfuscation().ToString());
         CheckStore(reference_, "after a reopen");
@@ -296,7 +319,7 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     // Core's store asserts rather than refusing (seam::kStoreFlushRefusalAborts): the unit tests check that
     // abort in a child process, and here such a flush does nothing.
     if (seam::kStoreFlushRefusalAborts) return;
-    const size_t dirty = cache_->GetDirtyCount();
+    const size_t dirty = model_.DirtyOrder(0).size();
     bool threw = false;
     try {
       wipe ? cache_->Flush() : cache_->Sync();
@@ -304,7 +327,9 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
       threw = true;
     }
     HARNESS_CHECK(threw, "a flush without a best block must be refused");
-    HARNESS_CHECK_EQ(cache_->GetDirtyCount(), dirty, "a refused flush changes nothing in the cache");
+    if constexpr (seam::kDirtyCountVisible) {
+      HARNESS_CHECK_EQ(cache_->GetDirtyCount(), dirty, "a refused flush changes nothing in the cache");
+    }
     CheckStore(reference_, "after a refused flush");
     return;
   }
@@ -325,6 +350,7 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     if (n == step.cut) throw SimulatedCrash{};
   };
   bool cut = false;
+  const ExpectedWrite expected_write = ExpectWrite(model_, 0);
   try {
     wipe ? cache_->Flush() : cache_->Sync();
   } catch (const SimulatedCrash&) {
@@ -334,6 +360,7 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
   partial_writes_ += partial;
 
   if (!cut) {
+    CheckWrite(*cache_, expected_write, 0, [](CoinsStackModel::Key key) -> const OutPoint& { return OutpointTable()[key]; });
     HARNESS_CHECK_EQ(partial, ends.size(), "partial batches of a flush with batch limit ", step.batch_limit);
     reference_ = plan.Complete(before);
     model_.WriteDown(0, wipe);
@@ -378,9 +405,18 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
 
 std::vector<CoinsStoreTester::DirtyEntry> CoinsStoreTester::DirtyEntries() const {
   std::vector<DirtyEntry> entries;
-  for (const OutPoint& o : cache_->DirtyOrder()) {
-    const seam::CacheEntry& e = *cache_->FindEntry(o);
-    entries.push_back({o, e.coin, e.flags()});
+  if constexpr (seam::kDirtyListVisible && seam::kEntriesVisible) {
+    for (const OutPoint& o : cache_->DirtyOrder()) {
+      const seam::CacheEntry& e = *cache_->FindEntry(o);
+      entries.push_back({o, e.coin, e.flags()});
+    }
+  } else {
+    // The cache's dirty entries are seen only when it writes them: the model's, which the writes check.
+    for (const CoinsStackModel::Key k : model_.DirtyOrder(0)) {
+      const ModelEntry& e = *model_.Find(0, k);
+      const uint8_t flags = seam::CacheEntry::kDirty | (e.fresh ? seam::CacheEntry::kFresh : 0);
+      entries.push_back({OutpointTable()[k], e.coin.value_or(Coin{}), flags});
+    }
   }
   return entries;
 }
@@ -563,6 +599,7 @@ void CoinsStoreTester::CheckStore(const KvMap& expected, const char* when) const
 }
 
 void CoinsStoreTester::CheckCursor(const KvMap& expected, const char* when) const {
+  if constexpr (!seam::kStoreCursor) return;  // the subject has no cursor: the raw records are checked
   std::vector<std::pair<OutPoint, Coin>> walked;
   const Hash256 best = store_->ForEachCoin([&](const OutPoint& o, const Coin& c) { walked.emplace_back(o, c); });
   size_t i = 0;
@@ -588,9 +625,12 @@ void CoinsStoreTester::CheckCursor(const KvMap& expected, const char* when) cons
 }
 
 void CoinsStoreTester::CheckStoreViews(const char* when) const {
+  // Read through the catcher (where the subject has one) and the cache (where it reads through to the store).
+  if constexpr (!seam::kCoinsApi.backed_store_reads) return;
   const std::vector<Hash256> heads = store_->GetHeadBlocks();
-  HARNESS_CHECK(catcher_->GetHeadBlocks() == heads && cache_->GetHeadBlocks() == heads,
+  HARNESS_CHECK(CacheParent()->GetHeadBlocks() == heads && cache_->GetHeadBlocks() == heads,
                 "the head blocks read through the catcher and the cache ", when, " are not the store's");
+  if constexpr (!seam::kStoreEstimateSize) return;
   // LevelDB's estimate is offsets inside its table files: never more than their bytes. Its background
   // compaction changes both whenever it likes, so they are compared when a round of reads saw neither change.
   const auto table_bytes = [this] {
@@ -608,7 +648,7 @@ void CoinsStoreTester::CheckStoreViews(const char* when) const {
   for (int round = 0;; ++round) {
     const uint64_t bytes = table_bytes();
     const size_t estimate = store_->EstimateSize();
-    const size_t through_catcher = catcher_->EstimateSize();
+    const size_t through_catcher = CacheParent()->EstimateSize();
     const size_t through_cache = cache_->EstimateSize();
     if (store_->EstimateSize() != estimate || table_bytes() != bytes) {
       HARNESS_CHECK(round < 100000, "the database's tables changed in every one of 100,000 rounds of reads");
@@ -622,21 +662,13 @@ void CoinsStoreTester::CheckStoreViews(const char* when) const {
 }
 
 void CoinsStoreTester::CheckCache(CoinsStackModel::Key touched) const {
+  CheckSizes(*cache_, model_, 0, /*deep=*/false);
   try {
     cache_->SanityCheck();
   } catch (const std::logic_error& e) {
     HARNESS_CHECK(false, "cache: ", e.what());
   }
-  HARNESS_CHECK_EQ(cache_->GetCacheSize(), model_.Size(0), "cache size");
-  HARNESS_CHECK_EQ(cache_->GetDirtyCount(), model_.DirtyOrder(0).size(), "dirty count");
-  const seam::CacheEntry* got = cache_->FindEntry(OutpointTable()[touched]);
-  const ModelEntry* want = model_.Find(0, touched);
-  HARNESS_CHECK_EQ(got != nullptr, want != nullptr, "cache entry presence for outpoint ", int{touched});
-  if (got != nullptr) {
-    const std::optional<Coin> coin = got->coin.IsSpent() ? std::nullopt : std::optional<Coin>(got->coin);
-    HARNESS_CHECK(coin == want->coin && got->IsDirty() == want->dirty && got->IsFresh() == want->fresh,
-                  "cache entry for outpoint ", int{touched});
-  }
+  CheckEntry(*cache_, model_, 0, touched, [](CoinsStackModel::Key k) -> const OutPoint& { return OutpointTable()[k]; });
 }
 
 void CoinsStoreTester::CheckAll() {

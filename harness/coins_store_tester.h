@@ -32,6 +32,10 @@
 // several cache levels, on-disk files (the unit tests use a real directory and a real process crash), and
 // which of LevelDB's reads a read fault hits (the check is that the catcher sees exactly the ones that fail).
 //
+// Against a subject that offers less (Bitcoin Core's tree: seam::kCoinsApi, kStoreCursor, kStoreEstimateSize,
+// kStoreCutsFlushes, kStoreChoosesKey), the operations and checks that need what it lacks are left out, and
+// the cache's entries and writes are checked in the forms it shows (coins_checks.h).
+//
 // Operations: HARNESS_STORE_OPS (stable IDs; new ones go at the end).
 #pragma once
 
@@ -164,6 +168,10 @@ class CoinsStoreTester {
   void ResyncModel();
   // The dirty entries of the cache, in list order, and the plan of flushing them to `best`.
   std::vector<DirtyEntry> DirtyEntries() const;
+  // Whether the subject has what `op` needs (seam::kCoinsApi): an operation it lacks is not applied.
+  static bool Available(CoinsStoreOp op);
+  // What the cache stands on: the error catcher, where the subject has one, else the store.
+  seam::CoinsView* CacheParent() const;
   // Runs a flush of `entries` from a new cache; returns false if the hook cut it after `cut` partial batches.
   bool Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut);
   HARNESS_NO_FUZZ_COVERAGE FlushPlan Plan(const Hash256& new_tip) const;

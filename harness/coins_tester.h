@@ -1,6 +1,9 @@
 // CoinsTester: up to four CoinsViewCache levels over a CoinsViewErrorCatcher over a CheckedBaseView (as a
 // node stacks its caches over the error catcher over the store), driven in lockstep with CoinsStackModel.
-// Operations act on the top cache.
+// Operations act on the top cache. Against a subject that lacks an operation's API (seam::kCoinsApi: a
+// Bitcoin Core tree without it) the operation is not applied; without an error catcher the caches stand on
+// the base. Where the subject shows less of its inside (seam::kEntriesVisible, kDirtyListVisible,
+// kExactUsage, kDirtyCountVisible), the checks below take their behavioural forms (coins_checks.h).
 //
 // Checked after every operation: the operation's result (lookups, spend's return value and moved-out
 // coin, add's exception; a reset level is empty, with usage and dirty count 0, and reports its parent's
@@ -39,6 +42,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,40 +54,54 @@
 
 namespace harness {
 
-// X(enumerator, id, name, args): args are the step fields the operation reads besides `level`, printed by
-// CoinsStep::ToString; the decoder reads a coin or block byte only for the operations that read one.
+// X(enumerator, id, name, {args[, api]}): args are the step fields the operation reads besides `level`, printed
+// by CoinsStep::ToString (the decoder reads a coin or block byte only for the operations that read one); api,
+// the seam::CoinsCacheApi member the operation needs beyond the cache's central ones (none: always there).
 #define HARNESS_COINS_OPS(X)                                                                                           \
-  X(kGet, 0, "Get", kOutpoint)                           /* GetCoin */                                                 \
-  X(kHave, 1, "Have", kOutpoint)                         /* HaveCoin */                                                \
-  X(kHaveInCache, 2, "HaveInCache", kOutpoint)           /* HaveCoinInCache */                                         \
-  X(kAccess, 3, "Access", kOutpoint)                     /* AccessCoin */                                              \
-  X(kAdd, 4, "Add", kOutpoint | kCoin)                   /* AddCoin(possible_overwrite = false) */                     \
-  X(kAddOverwrite, 5, "AddOverwrite", kOutpoint | kCoin) /* AddCoin(possible_overwrite = true) */                      \
-  X(kSpend, 6, "Spend", kOutpoint)                       /* SpendCoin */                                               \
-  X(kSpendMoveOut, 7, "SpendMoveOut", kOutpoint)         /* SpendCoin with a moveout coin */                           \
-  X(kUncache, 8, "Uncache", kOutpoint)                   /* Uncache */                                                 \
-  X(kPush, 9, "Push", 0)                                 /* a new cache on top */                                      \
-  X(kPop, 10, "Pop", 0)                                  /* destroy the top cache unflushed (changes dropped) */       \
-  X(kFlush, 11, "Flush", 0)                              /* Flush the top cache into its parent */                     \
-  X(kSync, 12, "Sync", 0)                                /* Sync the top cache into its parent */                      \
-  X(kUsage, 13, "Usage", 0)                              /* every level's usage, size, dirty count vs the model */     \
-  X(kSetBestBlock, 14, "SetBestBlock", kBlock)           /* SetBestBlock on the top cache */                           \
-  X(kPeek, 15, "Peek", kOutpoint)                        /* PeekCoin */                                                \
-  X(kReset, 16, "Reset", 0)                              /* Reset the top cache: all dropped, no own best block */     \
-  X(kAddCoins, 17, "AddCoins", kOutpoint | kCoin)         /* AddCoins(outpoint's funding tx, coin's height) */        \
-  X(kHaveInputs, 18, "HaveInputs", kOutpoint | kCoin)     /* HaveInputs(a tx spending from outpoint on, by coin) */   \
-  X(kAccessByTxid, 19, "AccessByTxid", kOutpoint)        /* AccessByTxid(outpoint's txid) */                          \
-  X(kEmplace, 20, "Emplace", kOutpoint | kCoin)           /* EmplaceCoinInternalDANGER */                             \
-  X(kFailRead, 21, "FailRead", kOutpoint | kCoin)         /* a read of outpoint fails in the base; coin picks the read */ \
+  X(kGet, 0, "Get", {kOutpoint})                                   /* GetCoin */                                       \
+  X(kHave, 1, "Have", {kOutpoint, &Api::have_coin})                /* HaveCoin */                                      \
+  X(kHaveInCache, 2, "HaveInCache", {kOutpoint, &Api::have_coin_in_cache}) /* HaveCoinInCache */                       \
+  X(kAccess, 3, "Access", {kOutpoint, &Api::access_coin})          /* AccessCoin */                                    \
+  X(kAdd, 4, "Add", {kOutpoint | kCoin})                           /* AddCoin(possible_overwrite = false) */           \
+  X(kAddOverwrite, 5, "AddOverwrite", {kOutpoint | kCoin})         /* AddCoin(possible_overwrite = true) */            \
+  X(kSpend, 6, "Spend", {kOutpoint})                               /* SpendCoin */                                     \
+  X(kSpendMoveOut, 7, "SpendMoveOut", {kOutpoint})                 /* SpendCoin with a moveout coin */                 \
+  X(kUncache, 8, "Uncache", {kOutpoint, &Api::uncache})            /* Uncache */                                       \
+  X(kPush, 9, "Push", {0})                                         /* a new cache on top */                            \
+  X(kPop, 10, "Pop", {0})                                          /* destroy the top cache unflushed (changes dropped) */ \
+  X(kFlush, 11, "Flush", {0})                                      /* Flush the top cache into its parent */           \
+  X(kSync, 12, "Sync", {0})                                        /* Sync the top cache into its parent */            \
+  X(kUsage, 13, "Usage", {0, &Api::sizes})                         /* every level's usage, size, dirty count vs the model */ \
+  X(kSetBestBlock, 14, "SetBestBlock", {kBlock})                   /* SetBestBlock on the top cache */                 \
+  X(kPeek, 15, "Peek", {kOutpoint, &Api::peek})                    /* PeekCoin */                                      \
+  X(kReset, 16, "Reset", {0})                                      /* Reset the top cache: all dropped, no own best block */ \
+  X(kAddCoins, 17, "AddCoins", {kOutpoint | kCoin, &Api::add_coins})      /* AddCoins(outpoint's funding tx, coin's height) */ \
+  X(kHaveInputs, 18, "HaveInputs", {kOutpoint | kCoin, &Api::have_inputs}) /* HaveInputs(a tx spending from outpoint on, by coin) */ \
+  X(kAccessByTxid, 19, "AccessByTxid", {kOutpoint, &Api::access_by_txid}) /* AccessByTxid(outpoint's txid) */          \
+  X(kEmplace, 20, "Emplace", {kOutpoint | kCoin, &Api::emplace})          /* EmplaceCoinInternalDANGER */              \
+  X(kFailRead, 21, "FailRead", {kOutpoint | kCoin, &Api::error_catcher}) /* a read of outpoint fails in the base; coin picks the read */ \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_ENUM(CoinsOp, kCoinsOpCount, HARNESS_COINS_OPS)
 
+// An operation's column of HARNESS_COINS_OPS.
+struct CoinsOpSpec {
+  uint8_t args = 0;
+  bool seam::CoinsCacheApi::*api = nullptr;
+};
+
 struct CoinsStep {
   enum Arg : uint8_t { kOutpoint = 1, kCoin = 2, kBlock = 4 };
-  static constexpr uint8_t kArgs[] = HARNESS_OP_COLUMN(HARNESS_COINS_OPS);
+  using Api = seam::CoinsCacheApi;
+  using Spec = CoinsOpSpec;
+  static constexpr Spec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_COINS_OPS);
   // Whether `op` reads any of `args`.
-  static constexpr bool Reads(CoinsOp op, uint8_t args) { return (OpColumn(kArgs, op) & args) != 0; }
+  static constexpr bool Reads(CoinsOp op, uint8_t args) { return (OpColumn(kSpecs, op).args & args) != 0; }
+  // Whether the subject has what `op` needs (seam::kCoinsApi): an operation it lacks is not applied.
+  static constexpr bool Available(CoinsOp op) {
+    const Spec spec = OpColumn(kSpecs, op);
+    return spec.api == nullptr || seam::kCoinsApi.*spec.api;
+  }
 
   CoinsOp op{};
   uint8_t outpoint = 0;  // index into OutpointTable()
@@ -132,6 +150,9 @@ class CoinsTester {
   // CheckEntry for every touched outpoint at `level`.
   HARNESS_NO_FUZZ_COVERAGE void CheckTouched(int level) const;
   void ApplyWrite(bool wipe);
+  // A level's size: the subject's where it shows it (seam::kCoinsApi.sizes), else the model's.
+  size_t SizeOf(int level) const;
+
   // Whether a cache level below `level` has an entry for `k`.
   bool HeldBelow(int level, CoinsStackModel::Key k) const;
 
@@ -143,7 +164,8 @@ class CoinsTester {
   void ApplyFailRead(const CoinsStep& step);
 
   CheckedBaseView base_;
-  seam::CoinsViewErrorCatcher catcher_;
+  // Between the base and the caches where the subject has one (seam::kCoinsApi.error_catcher).
+  std::optional<seam::CoinsViewErrorCatcher> catcher_;
   std::vector<int> callbacks_run_;  // the catcher's callbacks, by number, in the order they ran
   CoinsStackModel model_;
   std::vector<std::unique_ptr<seam::CoinsViewCache>> caches_;

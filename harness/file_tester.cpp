@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "fault_file.h"
+#include "known_bugs.h"
 #include "seam/types.h"
 #include "rng.h"
 
@@ -279,8 +280,7 @@ void FileIoTester::ApplyFail(const FileStep& step) {
     }
     if (writer_) {
       // The writer's destructor flushes what it holds: a write path too, still under the fault.
-      if (seam::kWriterFailedFlushBug && writer_->buffered() > 0 &&
-          !RunKnownBugCheck("a BufferedWriter destroyed on a failing disk", "docs/core-bugs.md#writer-failed-flush")) {
+      if (writer_->buffered() > 0 && !KnownBugCheckRuns(KnownBug::kWriterFailedFlush)) {
         skipped = fault_file::Injected();
         fault_file::Disarm();
       }

@@ -23,8 +23,8 @@
 // the process is still there; and every byte on disk is what the model had there before the step or what
 // the step meant to write there (obfuscated): never plaintext, never a byte written twice or out of place,
 // the file never longer than both. The input ends there (a node stops on such an error).
-// Known Bitcoin Core bug (seam::kWriterFailedFlushBug, docs/core-bugs.md#writer-failed-flush): Core's
-// BufferedWriter writes a buffer whose flush failed once more from its destructor; on such a tree the
+// Known Bitcoin Core bug writer_failed_flush (known_bugs.h, docs/core-bugs.md#writer-failed-flush): Core's
+// BufferedWriter writes a buffer whose flush failed once more from its destructor; on a tree that has it the
 // disk is repaired before the writer is destroyed and the disk check of that step is skipped, unless
 // SUITE_CHECK_KNOWN_BUGS=1.
 //

@@ -7,6 +7,7 @@
 
 #include "coins_checks.h"
 #include "coins_tables.h"
+#include "known_bugs.h"
 #include "rng.h"
 
 namespace harness {
@@ -203,10 +204,7 @@ void OverlayTester::ResetOverlays() {
   serial_.Reset();
   model_.Reset(1);
   block_.reset();
-  for (const seam::CoinsViewOverlay* o : {&fetching_, &serial_}) {
-    HARNESS_CHECK(o->GetCacheSize() == 0 && seam::ModelledUsage(*o) == 0 && o->GetDirtyCount() == 0,
-                  "a reset overlay is empty");
-  }
+  for (const seam::CoinsViewOverlay* o : {&fetching_, &serial_}) CheckEmpty(*o, "a reset overlay");
   CheckOverlays(std::nullopt, /*deep=*/true);
 }
 
@@ -235,6 +233,7 @@ void OverlayTester::EndBlock(bool fetching_writes) {
     for (const seam::CoinsViewOverlay* o : Overlays()) CheckEntry(*o, model_, 1, k, name);
   }
   seam::CoinsViewOverlay& writer = fetching_writes || block_->synced ? fetching_ : serial_;
+  const ExpectedWrite expected = ExpectWrite(model_, 1);
   std::string error;
   try {
     writer.Flush();
@@ -245,7 +244,8 @@ void OverlayTester::EndBlock(bool fetching_writes) {
   HARNESS_CHECK(!written.misapplied, "the model met a FRESH entry over an unspent coin: txids repeat");
   HARNESS_CHECK(error.empty(), "the overlay's Flush threw: ", error);
   ++blocks_written_;
-  HARNESS_CHECK(writer.GetCacheSize() == 0 && seam::ModelledUsage(writer) == 0, "a flushed overlay is empty");
+  CheckWrite(writer, expected, 1, name);
+  CheckEmpty(writer, "a flushed overlay");
   CheckTip(/*every_key=*/true);
   ResetOverlays();
 }
@@ -285,7 +285,9 @@ bool OverlayTester::Apply(const OverlayStep& step) {
       if (block_) return false;
       log_.Add(step);
       const bool wipe = step.arg & 1;
+      const ExpectedWrite expected = ExpectWrite(model_, 0);
       wipe ? tip_.Flush() : tip_.Sync();
+      CheckWrite(tip_, expected, 0, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
       const CoinsStackModel::Written written = model_.WriteDown(0, wipe);
       HARNESS_CHECK(!written.misapplied, "a FRESH entry reached the base");
       HARNESS_CHECK(base_.GetBestBlock() == model_.BestBlock(-1), "the base's best block");
@@ -377,11 +379,11 @@ bool OverlayTester::Apply(const OverlayStep& step) {
       return true;
     case OverlayOp::kSync: {
       if (!block_) return false;
-      if (seam::kOverlaySyncRaces && !RunKnownBugCheck("a Sync of the overlay during a block", "docs/core-bugs.md#overlay-sync")) {
-        return false;
-      }
+      if (!KnownBugCheckRuns(KnownBug::kOverlaySyncRaces)) return false;
       log_.Add(step);
+      const ExpectedWrite expected = ExpectWrite(model_, 1);
       fetching_.Sync();
+      CheckWrite(fetching_, expected, 1, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
       const CoinsStackModel::Written written = model_.WriteDown(1, /*wipe=*/false);
       HARNESS_CHECK(!written.misapplied, "the model met a FRESH entry over an unspent coin: txids repeat");
       block_->synced = true;

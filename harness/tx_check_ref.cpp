@@ -137,7 +137,7 @@ size_t LegacySigOpsRef(std::span<const uint8_t> script) {
   return count;
 }
 
-BlockVerdictRef CheckBlockRef(const Block& block, bool sigops_limit) {
+BlockVerdictRef CheckBlockRef(const Block& block, bool sigops_limit, bool spends) {
   if (block.vtx.empty() || SerializedSizeRef(block, false) * 4 > 4'000'000) return {"bad-blk-length"};
   if (!IsCoinBaseRef(block.vtx[0])) return {"bad-cb-missing", 0};
   for (size_t i = 1; i < block.vtx.size(); ++i) {
@@ -155,6 +155,7 @@ BlockVerdictRef CheckBlockRef(const Block& block, bool sigops_limit) {
     }
     if (sigops * 4 > 80'000) return {"bad-blk-sigops"};
   }
+  if (!spends) return {};
   std::set<OutPoint, OutPointLess> spent;
   for (size_t i = 1; i < block.vtx.size(); ++i) {
     for (const TxIn& txin : block.vtx[i].vin) {

@@ -28,8 +28,9 @@ struct BlockVerdictRef {
   size_t tx = SIZE_MAX;     // as seam::BlockCheck::tx
 };
 // `sigops_limit`: also apply Core's legacy signature-operation limit (see LegacySigOpsRef) after the
-// per-transaction rules and before the double-spend rule.
-BlockVerdictRef CheckBlockRef(const Block& block, bool sigops_limit);
+// per-transaction rules and before the double-spend rule. `spends`: apply the double-spend rule across the
+// block's transactions (the subject checks it: seam::kBlockSpendCheck).
+BlockVerdictRef CheckBlockRef(const Block& block, bool sigops_limit, bool spends = true);
 
 // Bitcoin Core's legacy count (CScript::GetSigOpCount(false)) for one script: walk the opcodes, skipping
 // pushed data (direct pushes 0x01..0x4b, OP_PUSHDATA1/2/4 with a 1-, 2- or 4-byte little-endian length), and

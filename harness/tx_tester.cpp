@@ -151,7 +151,7 @@ bool CheckTxBytes(std::span<const uint8_t> input) {
 
 void CheckBlockCase(const Block& block) {
   const seam::BlockCheck subject = seam::CheckBlock(block);
-  const BlockVerdictRef reference = CheckBlockRef(block, seam::kBlockSigopsLimit);
+  const BlockVerdictRef reference = CheckBlockRef(block, seam::kBlockSigopsLimit, seam::kBlockSpendCheck);
   HARNESS_CHECK(Reason(subject.reject) == reference.reason && subject.tx == reference.tx,
                 "CheckBlock\n    subject:   '", Reason(subject.reject), "' at tx ", RenderTxIndex(subject.tx),
                 "\n    reference: '", reference.reason, "' at tx ", RenderTxIndex(reference.tx), "\n    ",

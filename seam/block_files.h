@@ -15,9 +15,14 @@
 //   kUndoHeaderChecked                the undo reader checks the magic and size field (else the payload
 //                                     must be a serialized CBlockUndo, which delimits itself)
 //   kWriterRejectsOversized           the writers refuse a payload over kMaxRecordSize
-//   kWriterTakesObjects               the writers hand a payload that is a serialized block (undo data) to
+//   kWriterTakesBlocks, kWriterTakesUndo
+//                                     the writers hand a payload that is a serialized block (undo data) to
 //                                     the node's own block (undo) writer and frame other payloads
 //                                     themselves: testers give such a subject object payloads
+//   kBlockRecordReads, kUndoRecordReads
+//                                     ReadBlockRecord (ReadUndoRecord) is available (a Bitcoin Core tree
+//                                     without a ReadRawBlock, or without BlockManager's undo I/O, of a form
+//                                     the suite knows: those reads are not made)
 //   kPartialBlockReads                ReadBlockRecordPart is available (Bitcoin Core PR #33657; on a tree
 //                                     without it the function must not be called)
 #pragma once
@@ -42,7 +47,10 @@ using core_adapter::kRecordLimitIsParameter;
 using core_adapter::kTruncatedRecordAllocatesNothing;
 using core_adapter::kUndoHeaderChecked;
 using core_adapter::kWriterRejectsOversized;
-using core_adapter::kWriterTakesObjects;
+using core_adapter::kBlockRecordReads;
+using core_adapter::kUndoRecordReads;
+using core_adapter::kWriterTakesBlocks;
+using core_adapter::kWriterTakesUndo;
 using core_adapter::kPartialBlockReads;
 }  // namespace seam
 #else
@@ -63,7 +71,10 @@ inline constexpr bool kRecordLimitIsParameter = true;
 inline constexpr bool kTruncatedRecordAllocatesNothing = true;
 inline constexpr bool kUndoHeaderChecked = true;
 inline constexpr bool kWriterRejectsOversized = true;
-inline constexpr bool kWriterTakesObjects = false;
+inline constexpr bool kWriterTakesBlocks = false;
+inline constexpr bool kWriterTakesUndo = false;
+inline constexpr bool kBlockRecordReads = true;
+inline constexpr bool kUndoRecordReads = true;
 inline constexpr bool kPartialBlockReads = true;
 }  // namespace seam
 #endif

@@ -30,10 +30,19 @@
 //   kOverlayPrefetches        the overlay queues a block's prevouts and fetches them ahead, so
 //                             AllInputsConsumed says whether they were looked up in block order (Core
 //                             before #34165 has no overlay: the adapter's is a plain cache that peeks).
-//   kOverlaySyncRaces         known Bitcoin Core bug (docs/core-bugs.md#overlay-sync): the overlay's Sync
-//                             is CCoinsViewCache's, which writes the parent while the fetchers read it
-//                             and leaves coins fetched before it to be served after it; a Sync of an
-//                             overlay during a block is then a known-failing check (harness::RunKnownBugCheck).
+//   kCoinsApi                 which operations and checks beyond the central ones the subject offers.
+// What the harness can see of the cache's inside, where Core's internals are reached through shims
+// (core/coins_cache.h): each true in the embedded subject and where the tree has the internal, else the
+// check takes its behavioural form, as the table configure prints says.
+//   kEntriesVisible           FindEntry shows every entry with its flags; else only unspent entries, flags
+//                             unknown, and flags are checked at writes (LastWrite).
+//   kDirtyListVisible         DirtyOrder at any step; else the order is checked at every write down, where
+//                             LastWrite holds what the cursor handed the parent.
+//   kExactUsage               ModelledUsage is the coins' exact usage; else only DynamicMemoryUsage, which
+//                             must be at least the model's prediction.
+//   kDirtyCountVisible        GetDirtyCount at any step; else the count is checked at writes.
+//   kExactStates              InsertEntry makes any legal state; else states are built by operations and the
+//                             ones they cannot make throw Unbuildable.
 // Core's changes inside the supported range that keep the contract (Flush/Sync/BatchWrite returning void,
 // GetDirtyCount, PeekCoin, Reset) are the adapter's business: see core/coins_cache.h.
 #pragma once
@@ -41,6 +50,29 @@
 #include <cstddef>
 
 #include "seam/types.h"
+
+namespace seam {
+// The cache's operations and checks beyond its central ones (construction, GetCoin, AddCoin, SpendCoin,
+// the best block, Flush, Sync, BatchWrite and its cursor), each present in the embedded subject and, against
+// Bitcoin Core, where the tree has the API (core/coins_cache_features.h): the harness leaves out what needs
+// one that is off, as the table configure prints says.
+struct CoinsCacheApi {
+  bool have_coin = true;            // HaveCoin
+  bool have_coin_in_cache = true;   // HaveCoinInCache
+  bool access_coin = true;          // AccessCoin
+  bool uncache = true;              // Uncache
+  bool sizes = true;                // GetCacheSize, DynamicMemoryUsage
+  bool sanity_check = true;         // the subject's own SanityCheck (Core's asserts)
+  bool emplace = true;              // EmplaceCoinInternalDANGER
+  bool have_inputs = true;          // HaveInputs
+  bool backed_store_reads = true;   // GetHeadBlocks, EstimateSize through a cache
+  bool add_coins = true;            // AddCoins
+  bool access_by_txid = true;       // AccessByTxid
+  bool error_catcher = true;        // CoinsViewErrorCatcher
+  bool entry_flags = true;          // an entry's DIRTY and FRESH flags can be read
+  bool peek = true;                 // PeekCoin
+};
+}  // namespace seam
 
 #if SUITE_SUBJECT_CORE
 #include "core/coins_cache.h"
@@ -61,7 +93,28 @@ inline constexpr bool kWriteForwardsUnsetBestBlock = true;
 inline constexpr bool kGetBestBlockMemoizes = true;
 inline constexpr bool kAddSpentCoinThrows = false;
 inline constexpr bool kOverlayPrefetches = core_adapter::kOverlayIsCores;
-inline constexpr bool kOverlaySyncRaces = core_adapter::kOverlaySyncRaces;
+inline constexpr CoinsCacheApi kCoinsApi{
+    .have_coin = SUITE_CORE_cache_have_coin,
+    .have_coin_in_cache = SUITE_CORE_cache_have_coin_in_cache,
+    .access_coin = SUITE_CORE_cache_access_coin,
+    .uncache = SUITE_CORE_cache_uncache,
+    .sizes = SUITE_CORE_cache_sizes,
+    .sanity_check = SUITE_CORE_cache_sanity_check,
+    .emplace = SUITE_CORE_cache_emplace,
+    .have_inputs = SUITE_CORE_cache_have_inputs,
+    .backed_store_reads = SUITE_CORE_cache_backed_store_reads,
+    .add_coins = SUITE_CORE_add_coins,
+    .access_by_txid = SUITE_CORE_access_by_txid,
+    .error_catcher = SUITE_CORE_error_catcher,
+    .entry_flags = SUITE_CORE_entry_flags,
+    .peek = SUITE_CORE_peek_coin || (SUITE_CORE_cache_map && SUITE_CORE_entry_flags),
+};
+inline constexpr bool kEntriesVisible = core_adapter::kEntriesInternal;
+inline constexpr bool kDirtyListVisible = core_adapter::kDirtyListInternal;
+inline constexpr bool kExactUsage = core_adapter::kUsageInternal;
+inline constexpr bool kDirtyCountVisible = core_adapter::kDirtyCountVisible;
+inline constexpr bool kExactStates = core_adapter::kInsertInternal;
+using core_adapter::Unbuildable;
 }  // namespace seam
 #else
 #include <array>
@@ -89,7 +142,12 @@ inline constexpr bool kWriteForwardsUnsetBestBlock = false;
 inline constexpr bool kGetBestBlockMemoizes = false;
 inline constexpr bool kAddSpentCoinThrows = true;
 inline constexpr bool kOverlayPrefetches = true;
-inline constexpr bool kOverlaySyncRaces = false;
+inline constexpr CoinsCacheApi kCoinsApi{};
+inline constexpr bool kEntriesVisible = true;
+inline constexpr bool kDirtyListVisible = true;
+inline constexpr bool kExactUsage = true;
+inline constexpr bool kDirtyCountVisible = true;
+inline constexpr bool kExactStates = true;
 
 // The embedded overlay with the seam's constructor: its pool comes from one per worker count, started once
 // per process (threads are what costs; they keep nothing between blocks).

@@ -12,6 +12,13 @@
 //                            asserts). The harness then never asks for one; the unit tests check the abort.
 //   kStoreFailedOpenLeaks    whether an open that throws leaks what it allocated (Core's CDBWrapper
 //                            constructor leaks its LevelDB block cache, filter policy and logger).
+// What the subject offers beyond the store's central operations (Bitcoin Core: where the tree has it):
+//   kStoreCursor             ForEachCoin (CCoinsViewDB::Cursor)
+//   kStoreEstimateSize       EstimateSize
+//   kStoreCutsFlushes        after_partial_write is called after each partial batch (Core: its WriteBatch
+//                            is observed at link time), so flushes can be cut there
+//   kStoreChoosesKey         a new database gets the obfuscation key asked for (Core: its key draw is
+//                            observed at link time); else it gets a key of its own, which obfuscation() reports
 #pragma once
 
 #include "seam/types.h"
@@ -23,6 +30,10 @@ using core_adapter::CoinsStore;
 using core_adapter::kObfuscationKeyKey;
 using core_adapter::kStoreCorruptionThrows;
 using core_adapter::kStoreFailedOpenLeaks;
+using core_adapter::kStoreChoosesKey;
+using core_adapter::kStoreCursor;
+using core_adapter::kStoreCutsFlushes;
+using core_adapter::kStoreEstimateSize;
 using core_adapter::kStoreFlushRefusalAborts;
 using core_adapter::StoreCorruption;
 using core_adapter::StoreError;
@@ -38,5 +49,9 @@ using embedded::StoreError;
 inline constexpr bool kStoreCorruptionThrows = true;
 inline constexpr bool kStoreFlushRefusalAborts = false;
 inline constexpr bool kStoreFailedOpenLeaks = false;
+inline constexpr bool kStoreCursor = true;
+inline constexpr bool kStoreEstimateSize = true;
+inline constexpr bool kStoreCutsFlushes = true;
+inline constexpr bool kStoreChoosesKey = true;
 }  // namespace seam
 #endif

@@ -16,10 +16,9 @@
 //   kShortIgnorePositionExact    after an Ignore that comes up short, the position is past the bytes skipped
 //   kSizeUnknownPositionThrows   Size() throws (rather than returning nothing) when the position is unknown
 //   kFailedWriteRemembered       a failed write makes later writes and Close() throw
-//   kWriterFailedFlushBug        known Bitcoin Core bug (docs/core-bugs.md#writer-failed-flush): a writer
-//                                whose flush failed keeps its buffer, obfuscated in place, and its destructor
-//                                writes it again (in plaintext), or ends the program when that fails too;
-//                                checks that destroy such a writer are known-failing (harness::RunKnownBugCheck)
+// What the subject offers beyond AutoFile's central operations (Bitcoin Core: where the tree has it):
+//   kFileLifecycle               Size, Truncate, Commit, Release
+//   kBufferedStreams             BufferedWriter and BufferedReader
 //   kZeroBufferSizeIsOne         a buffer size of 0 is taken as 1
 //   kDirectionChangeSeeks        switching between reading and writing seeks (and fails if seeking fails)
 //   kPositionUnknownAfterFailedSeek  a seek or Size() that fails midway leaves the position unknown
@@ -38,7 +37,8 @@ using core_adapter::IoError;
 using core_adapter::kFailedWriteRemembered;
 using core_adapter::kShortIgnorePositionExact;
 using core_adapter::kSizeUnknownPositionThrows;
-using core_adapter::kWriterFailedFlushBug;
+using core_adapter::kBufferedStreams;
+using core_adapter::kFileLifecycle;
 using core_adapter::kZeroBufferSizeIsOne;
 using core_adapter::kDirectionChangeSeeks;
 using core_adapter::kPositionUnknownAfterFailedSeek;
@@ -56,7 +56,8 @@ using embedded::IoError;
 inline constexpr bool kShortIgnorePositionExact = true;
 inline constexpr bool kSizeUnknownPositionThrows = false;
 inline constexpr bool kFailedWriteRemembered = true;
-inline constexpr bool kWriterFailedFlushBug = false;
+inline constexpr bool kFileLifecycle = true;
+inline constexpr bool kBufferedStreams = true;
 inline constexpr bool kZeroBufferSizeIsOne = true;
 inline constexpr bool kDirectionChangeSeeks = true;
 inline constexpr bool kPositionUnknownAfterFailedSeek = true;

@@ -7,6 +7,8 @@
 //   IsDirect(v)             whether the elements are stored inline (size() <= N after any operation that
 //                           does not keep a larger capacity).
 //   SerializePrevector(out, v)  appends CompactSize(size) then the elements little-endian.
+//   kPrevectorSerialize     whether the subject serializes prevectors itself (Bitcoin Core: where the tree has
+//                           Serialize(VectorWriter, prevector)); the serialization check runs only then.
 //   kPrevectorSelfAliasing  whether insert/assign accept a value or range that aliases the object's own
 //                           elements. The embedded subject does; Bitcoin Core's prevector does not (an
 //                           insert that reallocates reads the freed buffer), so the harness skips those
@@ -26,6 +28,7 @@ template <unsigned int N, typename T>
 using Prevector = core_adapter::Prevector<N, T>;
 using core_adapter::IsDirect;
 using core_adapter::SerializePrevector;
+inline constexpr bool kPrevectorSerialize = SUITE_CORE_prevector_serialize;
 inline constexpr bool kPrevectorSelfAliasing = false;
 }  // namespace seam
 #else
@@ -37,6 +40,7 @@ using Prevector = embedded::prevector<N, T>;
 template <unsigned int N, typename T>
 bool IsDirect(const Prevector<N, T>& v) { return v.is_direct(); }
 using embedded::SerializePrevector;
+inline constexpr bool kPrevectorSerialize = true;
 inline constexpr bool kPrevectorSelfAliasing = true;
 }  // namespace seam
 #endif

@@ -25,6 +25,10 @@
 //                            output script) exceed 20,000 ("bad-blk-sigops", block-wide, after the
 //                            per-transaction rules). Bitcoin Core does; the embedded subject does not. The
 //                            reference applies the rule exactly when this is true.
+//   kBlockChecks             whether CheckBlock exists at all (a Core tree without it: block checks are off).
+//   kBlockSpendCheck         whether CheckBlock's last rule (no outpoint spent twice in a block) is checked:
+//                            against Core it is ConnectBlock's Consensus::CheckTxInputs, where the tree has
+//                            it; the reference applies the rule exactly when this is true.
 #pragma once
 
 #include "seam/types.h"
@@ -49,7 +53,9 @@ using core_adapter::CheckTransaction;
 using core_adapter::ParseTransactionSubject;
 using core_adapter::SerializeTransactionSubject;
 inline constexpr bool kBlockSigopsLimit = core_adapter::kBlockSigopsLimit;
-inline constexpr bool kSubjectCodec = true;
+inline constexpr bool kSubjectCodec = SUITE_CORE_tx_codec;
+inline constexpr bool kBlockChecks = SUITE_CORE_check_block;
+inline constexpr bool kBlockSpendCheck = SUITE_CORE_check_tx_inputs;
 }  // namespace seam
 #else
 #include "src/tx/check.h"
@@ -64,5 +70,7 @@ inline void SerializeTransactionSubject(std::vector<uint8_t>& out, const Transac
 }
 inline constexpr bool kBlockSigopsLimit = false;
 inline constexpr bool kSubjectCodec = false;
+inline constexpr bool kBlockChecks = true;
+inline constexpr bool kBlockSpendCheck = true;
 }  // namespace seam
 #endif

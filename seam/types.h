@@ -12,6 +12,10 @@
 #include "src/serialize.h"
 #include "src/tx/transaction.h"
 
+#if SUITE_SUBJECT_CORE
+#include "core/unavailable.h"
+#endif
+
 using embedded::Block;
 using embedded::BlockFileInfo;
 using embedded::BlockHeader;
@@ -45,3 +49,15 @@ using embedded::TxOut;
 using embedded::WitnessStack;
 using embedded::WriteCompactSize;
 using embedded::WriteLE;
+
+namespace seam {
+// Whether this build's subject is Bitcoin Core (the core flavor) rather than the embedded one.
+#if SUITE_SUBJECT_CORE
+inline constexpr bool kSubjectIsCore = true;
+// What the tree under test lets the suite test, component by component (cmake/CoreProbe.cmake).
+inline const char* const& kSubjectTable = core_adapter::kCoreTable;
+#else
+inline constexpr bool kSubjectIsCore = false;
+inline constexpr const char* kSubjectTable = "embedded subject: every component tested";
+#endif
+}  // namespace seam

@@ -15,6 +15,7 @@
 #include "block_store_model.h"
 #include "block_store_tester.h"
 #include "fault_file.h"
+#include "known_bugs.h"
 #include "record_payloads.h"
 #include "rng.h"
 #include "seam/block_store.h"
@@ -142,8 +143,7 @@ BOOST_AUTO_TEST_CASE(failing_disk) {
     const harness::fault_file::Armed fault({harness::fault_file::Call::kClose, 2, harness::fault_file::Effect::kFail, ENOSPC, false});
     BOOST_TEST(s.store.WriteBlockUndo(harness::UndoPayload(50, 1), Store::Prev(1), pos, 1).IsNull());
   }
-  if (!seam::kWriterFailedFlushBug ||
-      harness::RunKnownBugCheck("a block written while fwrite fails", "docs/core-bugs.md#writer-failed-flush")) {
+  if (harness::KnownBugCheckRuns(harness::KnownBug::kWriterFailedFlush)) {
     const harness::fault_file::Armed fault({harness::fault_file::Call::kWrite, 1, harness::fault_file::Effect::kShort, ENOSPC, false});
     BOOST_TEST(s.store.WriteBlock(*harness::BlockPayload(5000, 3), 3).IsNull());
   }

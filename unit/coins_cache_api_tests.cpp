@@ -48,6 +48,10 @@ void Fund(seam::CoinsView& base, const OutPoint& o, const Coin& coin) {
 
 }  // namespace
 
+// Entries with their flags and exact usage (Core's internals, seam/coins_cache.h): a tree without them (or
+// SUITE_CORE_PUBLIC_FORMS) skips the cases that read them.
+constexpr bool kInternals = seam::kEntriesVisible && seam::kExactUsage;
+
 BOOST_AUTO_TEST_SUITE(coins_cache_api_tests)
 
 BOOST_AUTO_TEST_CASE(funding_table_txids_are_real) {
@@ -67,7 +71,7 @@ BOOST_AUTO_TEST_CASE(funding_table_txids_are_real) {
 
 // A transaction that is not a coinbase: its spendable outputs FRESH, its unspendable ones nowhere; added
 // again it throws at its first output.
-BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh) {
+BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
   seam::AddCoins(cache, FundingTable()[1], 77, /*check_for_overwrite=*/false);
@@ -83,7 +87,7 @@ BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh) {
 }
 
 // A coinbase may always overwrite (two coinbases had one txid before BIP30): never FRESH, never a throw.
-BOOST_AUTO_TEST_CASE(add_coins_coinbase_overwrites) {
+BOOST_AUTO_TEST_CASE(add_coins_coinbase_overwrites, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
   seam::AddCoins(cache, FundingTable()[4], 5, false);
@@ -96,7 +100,7 @@ BOOST_AUTO_TEST_CASE(add_coins_coinbase_overwrites) {
 }
 
 // With the check, an output the view has (here: only the base) is overwritten, not FRESH; the others are.
-BOOST_AUTO_TEST_CASE(add_coins_check_for_overwrite_asks_the_view) {
+BOOST_AUTO_TEST_CASE(add_coins_check_for_overwrite_asks_the_view, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   Fund(base, Out(2, 1), harness::CoinTable()[9]);
   seam::CoinsViewCache cache(&base);
@@ -110,7 +114,7 @@ BOOST_AUTO_TEST_CASE(add_coins_check_for_overwrite_asks_the_view) {
 }
 
 // A throw part-way leaves the outputs before it added and the ones after it untouched.
-BOOST_AUTO_TEST_CASE(add_coins_throw_keeps_earlier_outputs) {
+BOOST_AUTO_TEST_CASE(add_coins_throw_keeps_earlier_outputs, *unit::Needs(seam::kCoinsApi.add_coins, "AddCoins")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
   cache.AddCoin(Out(3, 1), harness::CoinTable()[1], false);
@@ -124,7 +128,7 @@ BOOST_AUTO_TEST_CASE(add_coins_throw_keeps_earlier_outputs) {
 
 // HaveInputs fetches the inputs' coins in order and stops at the first missing one; a coinbase has no
 // inputs to look up.
-BOOST_AUTO_TEST_CASE(have_inputs_stops_at_the_first_missing) {
+BOOST_AUTO_TEST_CASE(have_inputs_stops_at_the_first_missing, *unit::Needs(seam::kCoinsApi.have_inputs, "HaveInputs")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   Fund(base, Out(5, 0), harness::CoinTable()[20]);
   Fund(base, Out(5, 2), harness::CoinTable()[22]);
@@ -143,7 +147,7 @@ BOOST_AUTO_TEST_CASE(have_inputs_stops_at_the_first_missing) {
 
 // The lowest unspent output wins, spent entries on the way are passed over; a miss looks at every index a
 // block could have and finds nothing, caching nothing.
-BOOST_AUTO_TEST_CASE(access_by_txid_hit_and_miss) {
+BOOST_AUTO_TEST_CASE(access_by_txid_hit_and_miss, *unit::Needs(seam::kCoinsApi.access_by_txid, "AccessByTxid")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   Fund(base, Out(9, 3), harness::CoinTable()[39]);
   {
@@ -169,7 +173,7 @@ BOOST_AUTO_TEST_CASE(access_by_txid_hit_and_miss) {
 
 // Emplace makes a DIRTY entry (never FRESH: the parent is not asked, so the coin may be there), counts its
 // memory as AddCoin does, and leaves an existing entry, spent or not, as it is.
-BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent) {
+BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent, *unit::Needs(kInternals && seam::kCoinsApi.emplace, "EmplaceCoinInternalDANGER, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   base.FailReadsOf(Out(7, 0));  // any read of the parent for this outpoint would throw
   seam::CoinsViewCache cache(&base);
@@ -197,7 +201,7 @@ BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent) {
 }
 
 // A failed read below the catcher runs every callback, in order; then the process aborts.
-BOOST_AUTO_TEST_CASE(error_catcher_runs_callbacks_then_aborts) {
+BOOST_AUTO_TEST_CASE(error_catcher_runs_callbacks_then_aborts, *unit::Needs(seam::kCoinsApi.error_catcher, "CoinsViewErrorCatcher")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   Fund(base, Out(8, 1), harness::CoinTable()[33]);
   seam::CoinsViewErrorCatcher catcher(&base);

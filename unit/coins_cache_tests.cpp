@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "seam/coins_cache.h"
 #include "coins_model.h"
 #include "coins_tester.h"
 #include "rng.h"
+#include "seam/coins_cache.h"
+#include "test_util.h"
 
 namespace {
 
@@ -104,9 +105,16 @@ void ForEachParent(const Row& row, Fn fn) {
 
 }  // namespace
 
+// What most cases below read: entries with their flags, the dirty list, exact usage, exact states (Core's
+// internals, seam/coins_cache.h). A tree without them (or SUITE_CORE_PUBLIC_FORMS) skips those cases, naming
+// this; random_simulation checks the same contract there in the public forms.
+constexpr bool kInternals = seam::kEntriesVisible && seam::kDirtyListVisible && seam::kExactUsage &&
+                            seam::kExactStates && seam::kDirtyCountVisible;
+constexpr const char* kInternalsWhat = "the cache's internals (entries and flags, dirty list, exact usage and states)";
+
 BOOST_AUTO_TEST_SUITE(coins_cache_tests)
 
-BOOST_AUTO_TEST_CASE(access_truth_table) {
+BOOST_AUTO_TEST_CASE(access_truth_table, *unit::Needs(kInternals, kInternalsWhat)) {
   struct Row {
     State parent, child;
     std::optional<Coin> result;
@@ -137,7 +145,7 @@ BOOST_AUTO_TEST_CASE(access_truth_table) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(spend_truth_table) {
+BOOST_AUTO_TEST_CASE(spend_truth_table, *unit::Needs(kInternals, kInternalsWhat)) {
   struct Row {
     State parent, child;
     bool result;
@@ -167,7 +175,7 @@ BOOST_AUTO_TEST_CASE(spend_truth_table) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(add_truth_table) {
+BOOST_AUTO_TEST_CASE(add_truth_table, *unit::Needs(kInternals, kInternalsWhat)) {
   struct Row {
     State child;
     bool possible_overwrite;
@@ -201,7 +209,7 @@ BOOST_AUTO_TEST_CASE(add_truth_table) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(add_ignores_unspendable_and_rejects_spent) {
+BOOST_AUTO_TEST_CASE(add_ignores_unspendable_and_rejects_spent, *unit::Needs(kInternals, kInternalsWhat)) {
   Stack s(kAbsent, kClean);
   s.child.AddCoin(kOutpoint, Coin(5, Script(3, kOpReturn), 1, false), false);  // ignored, no throw either
   s.child.AddCoin(kOutpoint, Coin(5, Script(10001, 0x51), 1, false), true);    // too long to spend
@@ -216,7 +224,7 @@ BOOST_AUTO_TEST_CASE(add_ignores_unspendable_and_rejects_spent) {
   s.Sane();
 }
 
-BOOST_AUTO_TEST_CASE(batch_write_truth_table) {
+BOOST_AUTO_TEST_CASE(batch_write_truth_table, *unit::Needs(kInternals, kInternalsWhat)) {
   struct Row {
     State parent, child;
     bool throws;
@@ -262,7 +270,7 @@ BOOST_AUTO_TEST_CASE(batch_write_truth_table) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(dirty_list_behaviour) {
+BOOST_AUTO_TEST_CASE(dirty_list_behaviour, *unit::Needs(kInternals, kInternalsWhat)) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   TestCache cache(&base);
   const auto& o = harness::OutpointTable();
@@ -302,7 +310,7 @@ BOOST_AUTO_TEST_CASE(dirty_list_behaviour) {
   BOOST_CHECK_NO_THROW(cache.SanityCheck());
 }
 
-BOOST_AUTO_TEST_CASE(flush_against_sync) {
+BOOST_AUTO_TEST_CASE(flush_against_sync, *unit::Needs(kInternals, kInternalsWhat)) {
   const auto& o = harness::OutpointTable();
   for (const bool wipe : {true, false}) {
     BOOST_TEST_CONTEXT((wipe ? "Flush" : "Sync")) {
@@ -345,7 +353,7 @@ BOOST_AUTO_TEST_CASE(flush_against_sync) {
 
 // The failing entry comes second: the first is already written to the parent and cleaned in the child
 // when the exception leaves; both caches must still account exactly for what they hold.
-BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting) {
+BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting, *unit::Needs(kInternals, kInternalsWhat)) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   TestCache parent(&base);
   TestCache child(&parent);
@@ -367,7 +375,7 @@ BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting) {
 // The same misuse driven through the tester, whose model predicts the throw: a failed sync leaves what it
 // wrote before the failure in the parent, cleaned in the child, and the cache usable; a failed flush ends
 // the run.
-BOOST_AUTO_TEST_CASE(tester_models_fresh_misapplied) {
+BOOST_AUTO_TEST_CASE(tester_models_fresh_misapplied, *unit::Needs(kInternals, kInternalsWhat)) {
   using harness::CoinsOp;
   auto step = [](CoinsOp op, uint8_t outpoint, uint8_t coin = 0) {
     harness::CoinsStep s;
@@ -405,7 +413,7 @@ BOOST_AUTO_TEST_CASE(tester_models_fresh_misapplied) {
 
 // Reset (Core: through CreateResetGuard) discards every state an entry can be in, the counters and the
 // cache's own best block; nothing reaches the parent, and the cache works as a new one afterwards.
-BOOST_AUTO_TEST_CASE(reset_discards_everything) {
+BOOST_AUTO_TEST_CASE(reset_discards_everything, *unit::Needs(kInternals, kInternalsWhat)) {
   const auto& o = harness::OutpointTable();
   harness::CheckedBaseView base(harness::BlockHash(1));
   TestCache parent(&base);
@@ -450,7 +458,7 @@ BOOST_AUTO_TEST_CASE(get_coin_returns_only_unspent) {
 }
 
 // PeekCoin reads through every level as GetCoin does and leaves every level as it was.
-BOOST_AUTO_TEST_CASE(peek_coin_caches_nothing) {
+BOOST_AUTO_TEST_CASE(peek_coin_caches_nothing, *unit::Needs(kInternals, kInternalsWhat)) {
   const auto& o = harness::OutpointTable();
   harness::CheckedBaseView base(harness::BlockHash(1));
   {
@@ -477,7 +485,7 @@ BOOST_AUTO_TEST_CASE(peek_coin_caches_nothing) {
 }
 
 // The dirty count follows every change of an entry's DIRTY flag, and SanityCheck agrees with it.
-BOOST_AUTO_TEST_CASE(dirty_count_follows_every_change) {
+BOOST_AUTO_TEST_CASE(dirty_count_follows_every_change, *unit::Needs(kInternals, kInternalsWhat)) {
   const auto& o = harness::OutpointTable();
   harness::CheckedBaseView base(harness::BlockHash(1));
   TestCache parent(&base);
@@ -512,7 +520,7 @@ BOOST_AUTO_TEST_CASE(dirty_count_follows_every_change) {
   expect(0, "a reset");
 }
 
-BOOST_AUTO_TEST_CASE(insert_entry_rejects_bad_requests) {
+BOOST_AUTO_TEST_CASE(insert_entry_rejects_bad_requests, *unit::Needs(kInternals, kInternalsWhat)) {
   const auto& o = harness::OutpointTable();
   harness::CheckedBaseView base(harness::BlockHash(1));
   TestCache c(&base);
@@ -574,7 +582,7 @@ BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
 
 // A FRESH spent entry is illegal in a sane cache, but BatchWrite still treats it as docs/semantics.md §1 says: nothing
 // reaches the parent.
-BOOST_AUTO_TEST_CASE(batch_write_skips_fresh_spent) {
+BOOST_AUTO_TEST_CASE(batch_write_skips_fresh_spent, *unit::Needs(kInternals, kInternalsWhat)) {
   Stack s(kAbsent, kAbsent);
   s.child.InsertEntry(kOutpoint, Coin{}, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);
   s.child.Flush();

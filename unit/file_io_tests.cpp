@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "file_tester.h"
+#include "known_bugs.h"
 #include "obfuscation_ref.h"
 #include "rng.h"
 #include "seam/file_io.h"
@@ -469,9 +470,8 @@ BOOST_AUTO_TEST_CASE(full_disk_surfaces_as_errors) {
 BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
   const std::vector<uint8_t> small(10, 7);
   // A writer whose flush failed must survive its destruction; Bitcoin Core's retries the flush and ends the
-  // program (a known bug, seam::kWriterFailedFlushBug): the first two cases are known-failing there.
-  if (!seam::kWriterFailedFlushBug ||
-      harness::RunKnownBugCheck("a BufferedWriter destroyed after a failed flush", "docs/core-bugs.md#writer-failed-flush")) {
+  // program (a known bug, harness/known_bugs.h): the first two cases are known-failing where it is present.
+  if (harness::KnownBugCheckRuns(harness::KnownBug::kWriterFailedFlush)) {
     {
       seam::AutoFile f = Open("/dev/full", "wb", seam::Obfuscation(kBitKey));
       seam::BufferedWriter w(f, 1 << 16);

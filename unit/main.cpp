@@ -3,7 +3,11 @@
 #define BOOST_TEST_MODULE utxo_fuzz_suite
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
+
 #include "check.h"
+#include "known_bugs.h"
+#include "seam/types.h"
 
 namespace {
 
@@ -23,6 +27,9 @@ struct HarnessForUnitTests {
     harness::SetFailureMode(harness::FailureMode::kThrow);
     harness::SetCheckContext("unit");
     ut::framework::register_observer(observer);
+    // A known Bitcoin Core bug's input runs on the build's fuzz binary (harness/known_bugs.h).
+    harness::SetTargetRunner(SUITE_FUZZ_BINARY);
+    if (seam::kSubjectIsCore) std::fprintf(stderr, "%s\n", seam::kSubjectTable);
   }
   ~HarnessForUnitTests() { ut::framework::deregister_observer(observer); }
   SuiteAsCheckContext observer;

@@ -13,6 +13,7 @@
 #include "rng.h"
 #include "seam/types.h"
 #include "serialize_ref.h"
+#include "test_util.h"
 
 namespace {
 
@@ -191,7 +192,7 @@ BOOST_AUTO_TEST_CASE(capacity_arithmetic_cannot_overflow) {
 #endif
 
 // CompactSize boundaries, worked out by hand, and the element encoding of wider T.
-BOOST_AUTO_TEST_CASE(serialization) {
+BOOST_AUTO_TEST_CASE(serialization, *unit::Needs(seam::kPrevectorSerialize, "the subject's own prevector serialization")) {
   auto encode = [](uint64_t n) {
     std::vector<uint8_t> out;
     WriteCompactSize(out, n);

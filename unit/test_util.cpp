@@ -64,12 +64,6 @@ std::vector<uint8_t> Bytes(harness::Rng& rng, size_t n) {
   return out;
 }
 
-seam::AutoFile Open(const std::string& path, const char* mode, const seam::Obfuscation& key) {
-  std::FILE* f = std::fopen(path.c_str(), mode);
-  BOOST_REQUIRE_MESSAGE(f != nullptr, "fopen " << path);
-  return seam::AutoFile(f, key);
-}
-
 std::vector<uint8_t> RawBytes(const std::string& path, uint64_t offset, size_t n) {
   std::vector<uint8_t> out(n);
   const int fd = open(path.c_str(), O_RDONLY);

@@ -55,8 +55,13 @@ std::vector<uint8_t> FromHex(std::string_view hex);
 // `n` bytes drawn from `rng`.
 std::vector<uint8_t> Bytes(harness::Rng& rng, size_t n);
 
-// `path` opened by fopen with `mode`, as an AutoFile through `key`; the test stops if fopen fails.
-seam::AutoFile Open(const std::string& path, const char* mode, const seam::Obfuscation& key = {});
+// `path` opened by fopen with `mode`, as an AutoFile through `key`; the test stops if fopen fails. Inline, so
+// that only the suites that use it link the file adapter (a Core tree may leave file_io off).
+inline seam::AutoFile Open(const std::string& path, const char* mode, const seam::Obfuscation& key = {}) {
+  std::FILE* f = std::fopen(path.c_str(), mode);
+  BOOST_REQUIRE_MESSAGE(f != nullptr, "fopen " << path);
+  return seam::AutoFile(f, key);
+}
 
 // The bytes of `path` at [offset, offset + n) as they are on disk; fewer where the file ends first.
 std::vector<uint8_t> RawBytes(const std::string& path, uint64_t offset, size_t n);
@@ -71,5 +76,16 @@ struct CountingSink {
 
   std::FILE* Open();
 };
+
+// A test case decorator: the case runs where the subject offers `what` (against Bitcoin Core, where the tree
+// under test has the API, as the table configure prints says); elsewhere Boost.Test reports it skipped,
+// naming what is missing. Usage: BOOST_AUTO_TEST_CASE(name, *unit::Needs(seam::kSomething, "what")).
+inline boost::unit_test::precondition Needs(bool available, std::string what) {
+  return boost::unit_test::precondition([available, what](boost::unit_test::test_unit_id) {
+    boost::test_tools::assertion_result result(available);
+    result.message() << "the subject under test lacks " << what;
+    return result;
+  });
+}
 
 }  // namespace unit
