@@ -105,9 +105,15 @@ using harness::fault_file::Strikes;
 
 extern "C" {
 
+// The process's own stdout and stderr are no disk: what a failing program prints there (an assertion's
+// message) must reach the reader whole. Their calls are neither counted nor failed.
+static bool Terminal(std::FILE* file) { return file == stderr || file == stdout; }
+
 HARNESS_NO_FUZZ_COVERAGE size_t __wrap_fwrite(const void* data, size_t size, size_t count, std::FILE* file) {
   // A write of nothing cannot fail: it is not counted.
-  if (size == 0 || count == 0 || !Strikes(Call::kWrite)) return __real_fwrite(data, size, count, file);
+  if (size == 0 || count == 0 || Terminal(file) || !Strikes(Call::kWrite)) {
+    return __real_fwrite(data, size, count, file);
+  }
   if (harness::fault_file::CurrentEffect() == Effect::kShort && count > 1) {
     const int error = errno;
     const size_t written = __real_fwrite(data, size, count / 2, file);
@@ -119,13 +125,13 @@ HARNESS_NO_FUZZ_COVERAGE size_t __wrap_fwrite(const void* data, size_t size, siz
 }
 
 HARNESS_NO_FUZZ_COVERAGE int __wrap_fflush(std::FILE* file) {
-  if (file == nullptr || !Strikes(Call::kFlush)) return __real_fflush(file);
+  if (file == nullptr || Terminal(file) || !Strikes(Call::kFlush)) return __real_fflush(file);
   __fpurge(file);
   return EOF;
 }
 
 HARNESS_NO_FUZZ_COVERAGE int __wrap_fclose(std::FILE* file) {
-  if (!Strikes(Call::kClose)) return __real_fclose(file);
+  if (Terminal(file) || !Strikes(Call::kClose)) return __real_fclose(file);
   const int error = errno;
   __fpurge(file);
   __real_fclose(file);

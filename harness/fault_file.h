@@ -10,7 +10,8 @@
 //   fflush      the buffered output is discarded (__fpurge) and EOF returned: the data never reaches the file
 //   fclose      likewise, and the FILE* is closed anyway (as fclose does on an error)
 //   fsync/fdatasync, ftruncate   -1, nothing done
-// With `persistent` every call of that kind from the k-th on fails (a disk that stays full).
+// With `persistent` every call of that kind from the k-th on fails (a disk that stays full). The process's
+// stdout and stderr are never failed nor counted: a failing program's last words must be read.
 // The tester arms it around one operation of the subject and checks the contracts of docs/semantics.md §3
 // ("A failing disk") afterwards. Nothing is kept between arms, so nothing survives a fuzz input.
 #pragma once
