@@ -179,7 +179,11 @@ std::pair<const node::BlockManager*, unsigned int> Stage(AutoFile& in, const Mes
 template <class Manager>
 std::vector<std::byte> ReadRawPart(const Manager& manager, const FlatFilePos& pos, uint64_t offset, uint64_t size) {
   if constexpr (core_features::raw_block_part) {
-    auto part = manager.ReadRawBlock(pos, std::pair<size_t, size_t>{offset, size});
+    auto part = UnderContract(
+        CoreCall::kReadRawBlock, [&] { return manager.ReadRawBlock(pos, std::pair<size_t, size_t>{offset, size}); },
+        [](const std::exception&) -> decltype(manager.ReadRawBlock(pos)) {
+          throw std::logic_error("unreachable: ReadRawBlock's callers handle no exception");
+        });
     if (part) return std::move(*part);
     using Error = std::remove_cvref_t<decltype(part.error())>;
     if (part.error() == Error::BadPartRange) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/block_files.h"
+#include "core/contracts.h"
 #include "core/file_io_features.h"
 #include "core/unavailable.h"
 #include "core/obfuscation.h"
@@ -96,38 +97,51 @@ bool SerializesExactly(std::span<const uint8_t> payload, const std::function<voi
 // when it fails. Throws Unavailable where the tree has neither form.
 template <class Manager>
 std::optional<std::vector<std::byte>> ReadRaw(const Manager& manager, const FlatFilePos& pos) {
-  if constexpr (core_features::raw_block_part) {
-    auto block = manager.ReadRawBlock(pos);
-    if (!block) return std::nullopt;
-    return std::move(*block);
-  } else if constexpr (SUITE_CORE_read_raw_block) {
-    std::vector<std::byte> block;
-    if (!manager.ReadRawBlock(block, pos)) return std::nullopt;
-    return block;
-  } else {
-    throw Unavailable("node::BlockManager::ReadRawBlock in a form the suite knows");
-  }
+  using Result = std::optional<std::vector<std::byte>>;
+  return UnderContract(
+      CoreCall::kReadRawBlock,
+      [&]() -> Result {
+        if constexpr (core_features::raw_block_part) {
+          auto block = manager.ReadRawBlock(pos);
+          if (!block) return std::nullopt;
+          return std::move(*block);
+        } else if constexpr (SUITE_CORE_read_raw_block) {
+          std::vector<std::byte> block;
+          if (!manager.ReadRawBlock(block, pos)) return std::nullopt;
+          return block;
+        } else {
+          throw Unavailable("node::BlockManager::ReadRawBlock in a form the suite knows");
+        }
+      },
+      [](const std::exception&) -> Result { return std::nullopt; });
 }
 
-// BlockManager's writers and undo reader, each where the tree has it (Unavailable elsewhere): WriteBlock
-// under cs_main (annotated from 2026, required on every tree), WriteBlockUndo (the caller holds cs_main),
+// BlockManager's writers and undo reader, each where the tree has it (Unavailable elsewhere), under their
+// callers' contracts (core/contracts.h): WriteBlock under cs_main (annotated from 2026, required on every
+// tree; a runtime error its callers catch is its null position), WriteBlockUndo (the caller holds cs_main),
 // ReadBlockUndo.
 template <class Manager>
 FlatFilePos CoreWriteBlock(Manager& manager, const CBlock& block, int height) {
   return IfTreeHas<SUITE_CORE_write_block, FlatFilePos>("node::BlockManager::WriteBlock", manager, [&](auto& m) {
-    return WITH_LOCK(::cs_main, return m.WriteBlock(block, height));
+    return UnderContract(
+        CoreCall::kWriteBlock, [&] { return WITH_LOCK(::cs_main, return m.WriteBlock(block, height)); },
+        [](const std::exception&) { return FlatFilePos{}; });
   });
 }
 template <class Manager>
 bool CoreWriteBlockUndo(Manager& manager, const CBlockUndo& undo, BlockValidationState& state, CBlockIndex& index) {
   return IfTreeHas<SUITE_CORE_block_undo, bool>("node::BlockManager::WriteBlockUndo", manager, [&](auto& m) {
-    return m.WriteBlockUndo(undo, state, index);
+    return UnderContract(
+        CoreCall::kWriteBlockUndo, [&] { return m.WriteBlockUndo(undo, state, index); },
+        [](const std::exception&) { return false; });
   });
 }
 template <class Manager>
 bool CoreReadBlockUndo(const Manager& manager, CBlockUndo& undo, const CBlockIndex& index) {
   return IfTreeHas<SUITE_CORE_block_undo, bool>("node::BlockManager::ReadBlockUndo", manager, [&](auto& m) {
-    return m.ReadBlockUndo(undo, index);
+    return UnderContract(
+        CoreCall::kReadBlockUndo, [&] { return m.ReadBlockUndo(undo, index); },
+        [](const std::exception&) { return false; });
   });
 }
 

@@ -161,7 +161,11 @@ bool BlockStoreTester::ApplyWrite(const BlockStoreStep& step, bool undo, bool fa
   {
     std::optional<fault_file::Armed> armed;
     if (failing) armed.emplace(fault);
-    got = undo ? store_->WriteBlockUndo(r.payload, r.prev, r.block, r.height) : store_->WriteBlock(r.payload, r.height);
+    try {
+      got = undo ? store_->WriteBlockUndo(r.payload, r.prev, r.block, r.height) : store_->WriteBlock(r.payload, r.height);
+    } catch (const seam::ContractBreak& e) {
+      HARNESS_CHECK(false, "a failure the node's callers would not handle: ", e.what());
+    }
   }
   const bool struck = failing && fault_file::Injected();
   HARNESS_OBSERVE(undo ? "WriteBlockUndo" : "WriteBlock", got.file, ":", got.pos);

@@ -12,7 +12,10 @@
 #include "src/serialize.h"
 #include "src/tx/transaction.h"
 
+#include <stdexcept>
+
 #if SUITE_SUBJECT_CORE
+#include "core/contracts.h"
 #include "core/unavailable.h"
 #endif
 
@@ -51,10 +54,21 @@ using embedded::WriteCompactSize;
 using embedded::WriteLE;
 
 namespace seam {
-// Whether this build's subject is Bitcoin Core (the core flavor) rather than the embedded one.
+// A failure of the subject that some caller of its would not handle (core/contracts.h): the harness reports it
+// with the operation trace. The embedded subject throws none.
+#if SUITE_SUBJECT_CORE
+using core_adapter::ContractBreak;
+#else
+class ContractBreak : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+#endif
+
+// Whether this build's subject is Bitcoin Core (the core flavor) rather than the embedded one, and what the
+// tree under test lets the suite test, component by component (cmake/CoreProbe.cmake).
 #if SUITE_SUBJECT_CORE
 inline constexpr bool kSubjectIsCore = true;
-// What the tree under test lets the suite test, component by component (cmake/CoreProbe.cmake).
 inline const char* const& kSubjectTable = core_adapter::kCoreTable;
 #else
 inline constexpr bool kSubjectIsCore = false;
