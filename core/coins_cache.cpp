@@ -11,6 +11,7 @@
 #include <uint256.h>
 
 #include <array>
+#include <cstdio>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
@@ -384,5 +385,75 @@ std::vector<embedded::Hash256> CoinsViewErrorCatcher::GetHeadBlocks() const {
 size_t CoinsViewErrorCatcher::EstimateSize() const { return catcher_->EstimateSize(); }
 
 ::CCoinsView* CoinsViewErrorCatcher::CoreView() { return catcher_.get(); }
+
+// ---- behaviours in two forms, asked of the tree by running them ----
+
+namespace {
+
+// A parent with no coins, of the adapter's own interface, for the scenarios below.
+class NoCoins final : public CoinsView {
+ public:
+  std::optional<embedded::Coin> GetCoin(const embedded::OutPoint&) override { return std::nullopt; }
+  std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint&) const override { return std::nullopt; }
+  embedded::Hash256 GetBestBlock() const override { return {}; }
+  void BatchWrite(CoinsCursor& cursor, const embedded::Hash256&) override {
+    for (CoinsCachePair* p = cursor.Begin(); p != cursor.End(); p = cursor.Next(*p)) {
+    }
+  }
+};
+
+embedded::OutPoint ScenarioOutpoint() {
+  embedded::OutPoint o;
+  o.txid.bytes[0] = 0x5c;
+  return o;
+}
+
+void SayForm(const char* name, const char* form) {
+  std::fprintf(stderr, "Bitcoin Core behaviour %s: %s\n", name, form);
+}
+
+}  // namespace
+
+bool SpendOfSpentFails() {
+  static const bool fails = [] {
+    NoCoins parent;
+    CoinsViewCache cache(&parent);
+    const embedded::OutPoint o = ScenarioOutpoint();
+    cache.AddCoin(o, embedded::Coin(1, embedded::Script(1, 0x51), 1, false), /*possible_overwrite=*/true);
+    cache.SpendCoin(o);
+    const bool again = cache.SpendCoin(o);
+    SayForm("spend_of_spent", again ? "SpendCoin of a spent entry returns true" :
+                                      "SpendCoin of a spent entry returns false and changes nothing");
+    return !again;
+  }();
+  return fails;
+}
+
+bool BatchWriteRefusesSpentFresh() {
+  if constexpr (!kInsertInternal) {
+    return false;  // no way to make such an entry here; the tests that need one are not run
+  } else {
+    static const bool refuses = [] {
+      struct Exact : CoinsViewCache {
+        using CoinsViewCache::CoinsViewCache;
+        using CoinsViewCache::InsertEntry;
+      };
+      NoCoins base;
+      CoinsViewCache parent(&base);
+      Exact child(&parent);
+      child.InsertEntry(ScenarioOutpoint(), embedded::Coin{}, CacheEntry::kDirty | CacheEntry::kFresh);
+      bool threw = false;
+      try {
+        child.Flush();
+      } catch (const std::logic_error&) {
+        threw = true;
+      }
+      SayForm("spent_fresh_in_batch", threw ? "BatchWrite refuses a spent FRESH entry (std::logic_error)"
+                                            : "BatchWrite skips a spent FRESH entry");
+      return threw;
+    }();
+    return refuses;
+  }
+}
 
 }  // namespace core_adapter

@@ -82,6 +82,13 @@ inline constexpr bool kDirtyCountVisible = kDirtyCountGetter || kDirtyCountMembe
 inline constexpr bool kInsertInternal = SUITE_CORE_cache_map && SUITE_CORE_cache_usage && SUITE_CORE_cache_sentinel &&
                                         SUITE_CORE_entry_flag_setters && (kDirtyCountMember || !kDirtyCountIsCounted);
 
+// Behaviours Core has in two forms, decided by running them on the tree (once per process, the form printed):
+// SpendCoin of an entry already spent returns false and leaves the cache as it was (the spent-entry rework),
+// or true as before; BatchWrite refuses a spent FRESH entry with std::logic_error, or skips it (false where
+// the tree gives no way to make such an entry: kInsertInternal).
+bool SpendOfSpentFails();
+bool BatchWriteRefusesSpentFresh();
+
 // InsertEntry in its public form cannot make this state (e.g. spent and FRESH, or clean with a coin the
 // parent does not hold).
 class Unbuildable : public std::logic_error {

@@ -4,10 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string>
 
+#include "behaviour.h"
 #include "check.h"
+#include "child_run.h"
 #include "known_bugs.h"
 #include "seam/types.h"
 
@@ -108,13 +109,6 @@ void PrintOptions(std::string_view name, const TargetInfo& info) {
   if (info.max_len != 0) std::printf("max_len = %zu\n", info.max_len);
 }
 
-// This binary's path, for a child process that runs one of its targets.
-std::string SelfPath() {
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("/proc/self/exe") : self.string();
-}
-
 }  // namespace
 
 const std::map<std::string_view, TargetFn>& Targets() { return MutableTargets(); }
@@ -150,7 +144,7 @@ TargetFn SelectTarget() {
   harness::SetCheckContext(name);
   // A known bug's input runs on this very binary (harness/known_bugs.h), and the run names what the subject
   // lacks first (the table configure printed; the embedded subject lacks nothing).
-  harness::SetTargetRunner(SelfPath());
+  harness::SetTargetRunner(harness::SelfPath());
   if (seam::kSubjectIsCore) std::fprintf(stderr, "%s\n", seam::kSubjectTable);
   return it->second;
 }
@@ -186,6 +180,7 @@ bool RegisterInfo(std::string_view name, TargetInfoFn fn) {
 }
 
 void HandleInfoFlags(int argc, char** argv) {
+  harness::RunBehaviourScenarioIfAsked();  // a child asked about the subject's behaviour runs no target
   CheckInfosNameTargets();
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--list") == 0 || std::strcmp(argv[i], "-list") == 0) {
@@ -210,7 +205,7 @@ void HandleInfoFlags(int argc, char** argv) {
         std::fprintf(stderr, "fuzz: --known-bug: no known bug is named '%s' (harness/known_bugs.h)\n", name);
         std::exit(2);
       }
-      harness::SetTargetRunner(SelfPath());
+      harness::SetTargetRunner(harness::SelfPath());
       std::printf("%s\n", harness::DescribeKnownBug(bug, harness::DecideKnownBug(bug)).c_str());
       std::exit(0);
     }

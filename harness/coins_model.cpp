@@ -120,7 +120,9 @@ void CoinsStackModel::Emplace(int level, Key k, const Coin& coin) {
 }
 
 bool CoinsStackModel::Spend(int level, Key k) {
-  if (Fetch(level, k) == nullptr) return false;
+  const ModelEntry* found = Fetch(level, k);
+  if (found == nullptr) return false;
+  if (!found->coin && spend_of_spent_fails_) return false;  // already spent: nothing changes either way
   Level& l = levels_[level];
   ModelEntry& e = *l.entries[k];
   if (e.fresh) {

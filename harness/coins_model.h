@@ -64,7 +64,10 @@ class CoinsStackModel {
 
   // Levels are large (an entry slot per key): room for a tester's deepest stack is made once.
   static constexpr int kLevelsReserved = 5;
-  explicit CoinsStackModel(const Hash256& base_best) : base_best_(base_best) { levels_.reserve(kLevelsReserved); }
+  explicit CoinsStackModel(const Hash256& base_best)
+      : base_best_(base_best), spend_of_spent_fails_(seam::SpendOfSpentFails()) {
+    levels_.reserve(kLevelsReserved);
+  }
 
   int levels() const { return static_cast<int>(levels_.size()); }
   // A new top level. `peeks`: its fetches read the level below without caching anything there (the
@@ -85,6 +88,8 @@ class CoinsStackModel {
   // EmplaceCoinInternalDANGER: a new DIRTY (never FRESH) entry with `coin` if `level` has none for `k`,
   // whatever the levels below hold; else nothing.
   void Emplace(int level, Key k, const Coin& coin);
+  // SpendCoin: false if no level has the coin; an entry already spent changes nothing and answers true, or
+  // false where the subject has the spent-entry rework (seam::SpendOfSpentFails).
   bool Spend(int level, Key k);
   void Uncache(int level, Key k);
   // Flush (wipe) or sync `level` into the one below. The level below takes BestBlock(level), or with
@@ -139,6 +144,7 @@ class CoinsStackModel {
   std::vector<Level> levels_;
   std::array<std::optional<Coin>, kKeys> base_;
   Hash256 base_best_;
+  bool spend_of_spent_fails_;
 };
 
 }  // namespace harness

@@ -12,6 +12,7 @@
 #include "leak_check_pause.h"
 #include "observe.h"
 #include "seam/types.h"
+#include "store_behaviours.h"
 #include "obfuscation_ref.h"
 
 namespace harness {
@@ -121,7 +122,8 @@ bool CoinsStoreTester::Available(CoinsStoreOp op) {
     case CoinsStoreOp::kUncache: return seam::kCoinsApi.uncache;
     case CoinsStoreOp::kEmplace:
     case CoinsStoreOp::kLoadSnapshot: return seam::kCoinsApi.emplace;
-    case CoinsStoreOp::kFailRead: return seam::kCoinsApi.error_catcher;
+    // A failed read reaches the catcher only where it does not end the process first.
+    case CoinsStoreOp::kFailRead: return seam::kCoinsApi.error_catcher && !HasSecondForm(kReadErrorFatal);
     default: return true;
   }
 }

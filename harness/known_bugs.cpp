@@ -1,8 +1,5 @@
 #include "known_bugs.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -19,11 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "child_run.h"
 #include "seam/coins_cache.h"
 #include "seam/file_io.h"
 #include "seam/types.h"
-
-extern char** environ;
 
 namespace harness {
 namespace {
@@ -72,63 +68,6 @@ std::vector<uint8_t> FromHex(std::string_view hex) {
   return out;
 }
 
-struct ChildRun {
-  bool failed = false;  // a nonzero exit or a signal
-  std::string output;   // stdout and stderr together
-};
-
-// `program` run on `file` with the environment plus FUZZ=<target> and SUITE_CHECK_KNOWN_BUGS=1.
-ChildRun RunTarget(const std::string& program, const char* target, const std::string& file) {
-  // The child records no observations and no coverage of its own: a review's log and profile are the
-  // asking process's.
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string_view var(*e);
-    const std::string_view key = var.substr(0, var.find('='));
-    if (key != "FUZZ" && key != "SUITE_CHECK_KNOWN_BUGS" && key != "SUITE_OBSERVE" && key != "LLVM_PROFILE_FILE") {
-      env.emplace_back(*e);
-    }
-  }
-  env.push_back(std::string("FUZZ=") + target);
-  env.emplace_back("SUITE_CHECK_KNOWN_BUGS=1");
-  env.emplace_back("LLVM_PROFILE_FILE=/dev/null");
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string arg0 = program, arg1 = file;
-  std::array<char*, 3> argv{arg0.data(), arg1.data(), nullptr};
-
-  int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("known bugs: pipe: ") + std::strerror(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(pipe_fds[1]);
-  if (rc != 0) {
-    close(pipe_fds[0]);
-    throw std::runtime_error("known bugs: cannot run " + program + ": " + std::strerror(rc));
-  }
-  ChildRun run;
-  char buffer[4096];
-  for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    run.output.append(buffer, static_cast<size_t>(n));
-  }
-  close(pipe_fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  run.failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-  return run;
-}
-
 KnownBugVerdict Decide(KnownBug bug) {
   if (!Applies(bug)) return KnownBugVerdict::kNotApplicable;
   const Bug& row = Row(bug);
@@ -153,9 +92,12 @@ KnownBugVerdict Decide(KnownBug bug) {
   }
   const std::regex expect(row.expect);
   KnownBugVerdict verdict = KnownBugVerdict::kFixed;
+  // The child records no observations and no coverage of its own: a review's log and profile are the
+  // asking process's.
   for (int i = 0; i < row.tries && verdict == KnownBugVerdict::kFixed; ++i) {
-    const ChildRun run = RunTarget(runner, row.target, path);
-    if (run.failed && std::regex_search(run.output, expect)) verdict = KnownBugVerdict::kPresent;
+    const ChildRun run = RunChild(runner, {path}, {std::string("FUZZ=") + row.target, "SUITE_CHECK_KNOWN_BUGS=1",
+                                                   "LLVM_PROFILE_FILE=/dev/null"}, {"SUITE_OBSERVE"});
+    if (run.Failed() && std::regex_search(run.output, expect)) verdict = KnownBugVerdict::kPresent;
   }
   std::filesystem::remove(path);
   return verdict;

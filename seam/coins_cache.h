@@ -43,6 +43,11 @@
 //   kDirtyCountVisible        GetDirtyCount at any step; else the count is checked at writes.
 //   kExactStates              InsertEntry makes any legal state; else states are built by operations and the
 //                             ones they cannot make throw Unbuildable.
+// Behaviours in two forms (the embedded subject has the first; Core's tree is asked by running them):
+//   SpendOfSpentFails()       SpendCoin of an entry already spent returns false and changes nothing (else
+//                             true, also changing nothing);
+//   BatchWriteRefusesSpentFresh()  BatchWrite throws std::logic_error for a spent FRESH child entry (else it
+//                             skips it, docs/semantics.md §1).
 // Core's changes inside the supported range that keep the contract (Flush/Sync/BatchWrite returning void,
 // GetDirtyCount, PeekCoin, Reset) are the adapter's business: see core/coins_cache.h.
 #pragma once
@@ -114,6 +119,8 @@ inline constexpr bool kDirtyListVisible = core_adapter::kDirtyListInternal;
 inline constexpr bool kExactUsage = core_adapter::kUsageInternal;
 inline constexpr bool kDirtyCountVisible = core_adapter::kDirtyCountVisible;
 inline constexpr bool kExactStates = core_adapter::kInsertInternal;
+using core_adapter::BatchWriteRefusesSpentFresh;
+using core_adapter::SpendOfSpentFails;
 using core_adapter::Unbuildable;
 }  // namespace seam
 #else
@@ -148,6 +155,8 @@ inline constexpr bool kDirtyListVisible = true;
 inline constexpr bool kExactUsage = true;
 inline constexpr bool kDirtyCountVisible = true;
 inline constexpr bool kExactStates = true;
+inline bool SpendOfSpentFails() { return false; }
+inline bool BatchWriteRefusesSpentFresh() { return false; }
 
 // The embedded overlay with the seam's constructor: its pool comes from one per worker count, started once
 // per process (threads are what costs; they keep nothing between blocks).

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "behaviour.h"
 #include "check.h"
 #include "known_bugs.h"
 #include "seam/types.h"
@@ -24,6 +25,7 @@ class SuiteAsCheckContext : public ut::test_observer {
 
 struct HarnessForUnitTests {
   HarnessForUnitTests() {
+    harness::RunBehaviourScenarioIfAsked();  // a child asked about the subject's behaviour runs no test
     harness::SetFailureMode(harness::FailureMode::kThrow);
     harness::SetCheckContext("unit");
     ut::framework::register_observer(observer);
