@@ -8,6 +8,7 @@
 #   SUITE_CORE_OFF_TARGETS, SUITE_CORE_OFF_SUITES, SUITE_CORE_OFF_FILES   fuzz targets, unit suites and
 #                              source files (adapters, testers) left out of the build
 #   SUITE_CORE_TABLE           the table configure prints, and every run repeats (core/CMakeLists.txt)
+# and writes every answer to <build>/core_features.txt ("<row>=<0|1>" lines, components as COMPONENT_<name>).
 #   SUITE_CORE_STATUS_<component>, SUITE_CORE_NOTES_<component>   its line of the table: tested, partly tested
 #                              (what is off and which shims take their public form) or not tested (why)
 # All questions go into one translation unit first (the common case: one compile). If that unit does not
@@ -362,6 +363,10 @@ function(suite_probe_core_features dir)
   list(REMOVE_DUPLICATES off_files)
   string(STRIP "${table}" table)
   message(STATUS "${table}")
+  # Every row's answer, one "<row>=<0|1>" per line, for tools that compare two trees (tools/review).
+  list(TRANSFORM definitions REPLACE "^SUITE_CORE_" "" OUTPUT_VARIABLE answers)
+  list(JOIN answers "\n" answers)
+  file(WRITE ${CMAKE_BINARY_DIR}/core_features.txt "${answers}\n")
   set(SUITE_CORE_DEFINITIONS ${definitions} PARENT_SCOPE)
   set(SUITE_CORE_COMPONENTS_ON ${components_on} PARENT_SCOPE)
   set(SUITE_CORE_OFF_TARGETS ${off_targets} PARENT_SCOPE)

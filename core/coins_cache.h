@@ -44,7 +44,7 @@ class Bridge;
 // A Core CCoinsView that forwards to a cache's parent and records what each write hands it (core/coins_cache.cpp).
 class Recorder;
 
-// Bitcoin Core changes inside the known range, as this tree has them (SUITE_CORE_<ROW> from the feature probe,
+// Bitcoin Core changes, as this tree has them (SUITE_CORE_<ROW> from the feature probe,
 // cmake/CoreProbe.cmake; core/coins_cache.cpp checks them against core/coins_cache_features.h).
 // #33866: Flush, Sync and BatchWrite return void, a refused batch is an exception (before: false).
 inline constexpr bool kRefusedBatchThrows = SUITE_CORE_void_batch_write;

@@ -8,9 +8,9 @@
 //                     named in `off`, for a shared row);
 //           api       a public API that only some operations, checks or targets use: `no` turns off what
 //                     `off` names, and nothing else;
-//           internal  a protected member or helper an adapter reads or writes through a shim (core/shims.h):
+//           internal  a protected member or helper an adapter reads or writes through a shim (core/*_shims.h):
 //                     `no` makes the shim take its public fallback, which `off` names (form:<what>);
-//           change    a Core change inside the known range (`since` names the pull request): the adapters
+//           change    a contract Core changed (`since` names the pull request): the adapters
 //                     and the model follow whichever form the tree has; nothing turns off.
 //   what    the API in C++ terms, printed by configure. `off` is space-separated kind:name tokens
 //           (component:, target:, suite:, file:, op:, check:, form:), which configure prints and CMake reads
@@ -18,13 +18,14 @@
 //           `|` or `;`.
 //   answer  a constant expression: whether the tree has it.
 //
-// cmake/BitcoinCore.cmake compiles cmake/core_probe.cpp once per component (and once for the shared rows)
-// against the tree's headers, each in its own translation unit, so a question that cannot even be asked of
-// a tree (an unforeseen compile error) turns off that component only, never another, and says why. Inside
-// one list, every question is a requirement on a template parameter standing for the Core class it asks
-// about, and every class it names is declared below: a class, member, function or header the tree lacks is
-// a `no`, not a compile error. cmake/BitcoinCore.cmake defines SUITE_CORE_<NAME> = 0 or 1 for every row;
-// the adapters check those against the constants below (a probe of another tree means: reconfigure).
+// cmake/CoreProbe.cmake compiles cmake/core_probe.cpp against the tree's headers with every list in one
+// translation unit and, where that unit fails, each component's list (and the shared rows) alone, so a
+// question that cannot even be asked of a tree (an unforeseen compile error) turns off that component only,
+// never another, and says why. Inside one list, every question is a requirement on a template parameter
+// standing for the Core class it asks about, and every class it names is declared below: a class, member,
+// function or header the tree lacks is a `no`, not a compile error. The probe defines SUITE_CORE_<name> = 0
+// or 1 for every row; the adapters check those against the constants below (a probe of another tree means:
+// reconfigure).
 #pragma once
 
 #include <cstring>  // util/obfuscation.h uses std::memcpy without including <cstring> (master of 2026-08)

@@ -48,7 +48,7 @@
 //                             true, also changing nothing);
 //   BatchWriteRefusesSpentFresh()  BatchWrite throws std::logic_error for a spent FRESH child entry (else it
 //                             skips it, docs/semantics.md §1).
-// Core's changes inside the supported range that keep the contract (Flush/Sync/BatchWrite returning void,
+// Core's changes that keep the contract (Flush/Sync/BatchWrite returning void,
 // GetDirtyCount, PeekCoin, Reset) are the adapter's business: see core/coins_cache.h.
 #pragma once
 

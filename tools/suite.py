@@ -88,9 +88,9 @@ def add_targets(parser, help="a fuzz target (repeatable, or comma-separated; def
 
 # ---- The subject: the embedded one in src/ (default) or Bitcoin Core's classes from a source tree (--core).
 
-# What a Bitcoin Core source tree holds (cmake/BitcoinCore.cmake checks the same files, then whether the
-# tree is in the supported range).
-CORE_TREE_FILES = ("CMakeLists.txt", "src/coins.h", "src/txdb.h", "src/kernel/CMakeLists.txt")
+# What makes a folder a Bitcoin Core source tree the kernel library can be built from (cmake/BitcoinCore.cmake
+# checks the same files); which classes it has is the feature probe's business.
+CORE_TREE_FILES = ("CMakeLists.txt", "src/kernel/CMakeLists.txt")
 
 
 def add_core(parser):
