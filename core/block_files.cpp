@@ -1,6 +1,7 @@
 #include "core/block_files.h"
 #include "core/block_manager.h"
 #include "core/convert.h"
+#include "core/file_io.h"
 
 #include <chain.h>
 #include <consensus/validation.h>
@@ -105,8 +106,6 @@ class Scratch {
   std::unique_ptr<BlocksDir> read_;
   std::unique_ptr<BlocksDir> written_;
 };
-
-std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_bytes(s); }
 
 // The key of the `written` directory's files. Any key would do (a record is read back through it); not
 // zero, so that the writers' obfuscation runs.

@@ -92,8 +92,6 @@ decltype(auto) Translate(F&& f) {
   }
 }
 
-std::span<std::byte> Bytes(std::span<uint8_t> s) { return std::as_writable_bytes(s); }
-std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_bytes(s); }
 
 using CoreBufferedWriter = ::BufferedWriter<::AutoFile>;
 using CoreBufferedReader = ::BufferedReader<::AutoFile>;

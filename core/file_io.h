@@ -27,6 +27,10 @@ class BufferedWriter;  // Bitcoin Core's
 
 namespace core_adapter {
 
+// The embedded side's bytes as the std::byte spans Core's streams take.
+inline std::span<std::byte> Bytes(std::span<uint8_t> s) { return std::as_writable_bytes(s); }
+inline std::span<const std::byte> Bytes(std::span<const uint8_t> s) { return std::as_bytes(s); }
+
 // An ignore that comes up short leaves Core's position short of the file's: Core counts only the whole
 // 4 KiB chunks it skipped, not the bytes of the last, partial one that fread consumed.
 inline constexpr bool kShortIgnorePositionExact = false;
