@@ -17,12 +17,10 @@
 # SUITE_CORE_PUBLIC_FORMS=ON makes every shim take its public form, as on a tree without the internals.
 option(SUITE_CORE_PUBLIC_FORMS "Bitcoin Core adapters: every shim in its public form, even where the tree has the internal" OFF)
 
-# Runs `units` (each "<component>|<header>|<list macro>") through the probe in one translation unit, with
-# `access_units` (rows asked by explicit instantiation) as lines saying 0 or, with `mode` ACCESS, as the
-# only question, saying 1. Returns the object's path in `out_object` and the errors in `out_errors` (empty:
-# it compiled).
-function(suite_probe_command out_command object units access_units mode dir)
-  set(headers "")
+# Appends to `out_headers` the headers of `units` (each "<component>|<header>|<list macro>") and sets
+# `out_list` to their macros as the probe's U(component, macro) list.
+function(suite_probe_units out_headers out_list units)
+  set(headers ${${out_headers}})
   set(list "")
   foreach(unit IN LISTS units)
     string(REPLACE "|" ";" fields "${unit}")
@@ -32,15 +30,17 @@ function(suite_probe_command out_command object units access_units mode dir)
     list(APPEND headers ${header})
     string(APPEND list " U(${component}, ${macro})")
   endforeach()
-  set(access_list "")
-  foreach(unit IN LISTS access_units)
-    string(REPLACE "|" ";" fields "${unit}")
-    list(GET fields 0 component)
-    list(GET fields 1 header)
-    list(GET fields 2 macro)
-    list(APPEND headers ${header})
-    string(APPEND access_list " U(${component}, ${macro})")
-  endforeach()
+  set(${out_headers} ${headers} PARENT_SCOPE)
+  set(${out_list} "${list}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_command` to the command that compiles `units` through the probe into `object`, with
+# `access_units` (rows asked by explicit instantiation) as lines saying 0 or, with `mode` ACCESS, as the
+# only question, saying 1; its errors go to <object>.err.
+function(suite_probe_command out_command object units access_units mode dir)
+  set(headers "")
+  suite_probe_units(headers list "${units}")
+  suite_probe_units(headers access_list "${access_units}")
   list(REMOVE_DUPLICATES headers)
   set(includes "")
   foreach(header IN LISTS headers)
