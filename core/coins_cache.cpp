@@ -316,7 +316,10 @@ void CoinsViewCache::SanityCheck() const {
   if (const std::string error = shims::StructureError(*cache_); !error.empty()) {
     throw std::logic_error("SanityCheck: " + error);
   }
-  if constexpr (SUITE_CORE_cache_sanity_check) cache_->SanityCheck();  // Core's: asserts
+  if constexpr (SUITE_CORE_cache_sanity_check) {  // Core's own: asserts
+    IfTreeHas<SUITE_CORE_cache_sanity_check, void>("CCoinsViewCache::SanityCheck", *cache_,
+                                                   [](const auto& cache) { cache.SanityCheck(); });
+  }
 }
 
 void CoinsViewCache::InsertEntry(const embedded::OutPoint& outpoint, embedded::Coin coin, uint8_t flags) {
