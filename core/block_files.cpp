@@ -88,7 +88,7 @@ class Scratch {
   Scratch() {
     const std::filesystem::path tmp = std::filesystem::temp_directory_path();
     RemoveOrphanedScratch(tmp);
-    std::string pattern = (tmp / ("core_block_files." + std::to_string(getpid()) + ".XXXXXX")).string();
+    std::string pattern = (tmp / ("core_block_files." + std::to_string(getpid()) + "." + std::string(6, 'X'))).string();  // mkdtemp fills the X's in
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
     root_ = fs::PathFromString(pattern);
     read_ = std::make_unique<BlocksDir>(root_ / "blocks", /*fast_prune=*/false);

@@ -53,7 +53,7 @@ std::string MakeDir() {
     RemoveOrphans(r);
     return r;
   }();
-  std::string pattern = (root / (kDirPrefix + std::to_string(getpid()) + ".XXXXXX")).string();
+  std::string pattern = (root / (kDirPrefix + std::to_string(getpid()) + "." + std::string(6, 'X'))).string();  // mkdtemp fills the X's in
   HARNESS_CHECK(mkdtemp(pattern.data()) != nullptr, "mkdtemp failed for ", pattern);
   return pattern;
 }

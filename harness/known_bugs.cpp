@@ -80,7 +80,7 @@ KnownBugVerdict Decide(KnownBug bug) {
     throw std::logic_error(std::string("known bug ") + row.name + ": no program to run its input (SetTargetRunner)");
   }
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
-  std::string path = (dir / "suite_known_bug.XXXXXX").string();
+  std::string path = (dir / ("suite_known_bug." + std::string(6, 'X'))).string();  // mkstemp fills the X's in
   const int fd = mkstemp(path.data());
   if (fd < 0) throw std::runtime_error("known bugs: mkstemp failed in " + dir.string());
   const std::vector<uint8_t> input = FromHex(row.input_hex);
