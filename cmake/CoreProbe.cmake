@@ -8,9 +8,10 @@
 #   SUITE_CORE_OFF_TARGETS, SUITE_CORE_OFF_SUITES, SUITE_CORE_OFF_FILES   fuzz targets, unit suites and
 #                              source files (adapters, testers) left out of the build
 #   SUITE_CORE_TABLE           the table configure prints, and every run repeats (core/CMakeLists.txt)
-# and writes every answer to <build>/core_features.txt ("<row>=<0|1>" lines, components as COMPONENT_<name>).
 #   SUITE_CORE_STATUS_<component>, SUITE_CORE_NOTES_<component>   its line of the table: tested, partly tested
 #                              (what is off and which shims take their public form) or not tested (why)
+# It also writes every answer to <build>/core_features.txt ("<row>=<0|1>" lines; components as
+# COMPONENT_<name>=<0|1>).
 # All questions go into one translation unit first (the common case: one compile). If that unit does not
 # compile (a tree reshaped in a way no question foresaw), each list is compiled alone, so that only the
 # components whose questions cannot be asked are off, each with the compiler's first errors as the reason.
