@@ -49,16 +49,26 @@ HARNESS_NO_FUZZ_COVERAGE harness::BlockStoreStep DecodeStep(FuzzedDataProvider& 
   return s;
 }
 
-}  // namespace
-
-FUZZ_TARGET(block_store_sim) {
-  FuzzedDataProvider fdp(buffer.data(), buffer.size());
+HARNESS_NO_FUZZ_COVERAGE seam::Obfuscation::KeyBytes DecodeKey(FuzzedDataProvider& fdp) {
   seam::Obfuscation::KeyBytes key{};
   if (fdp.ConsumeBool()) {
     for (auto& b : key) b = fdp.ConsumeIntegral<uint8_t>();
   }
-  harness::BlockStoreTester tester(key);
-  for (int i = 0; i < kMaxSteps && fdp.remaining_bytes() > 0; ++i) tester.Apply(DecodeStep(fdp));
+  return key;
+}
+
+// The steps after the key, each handed to `visit` as it is read.
+template <typename Visit>
+HARNESS_NO_FUZZ_COVERAGE void ForEachStep(FuzzedDataProvider& fdp, Visit visit, fuzz::OpLayout* layout = nullptr) {
+  for (int i = 0; i < kMaxSteps && fdp.remaining_bytes() > 0; ++i, fuzz::Mark(layout, fdp)) visit(DecodeStep(fdp));
+}
+
+}  // namespace
+
+FUZZ_TARGET(block_store_sim) {
+  FuzzedDataProvider fdp(buffer.data(), buffer.size());
+  harness::BlockStoreTester tester(DecodeKey(fdp));
+  ForEachStep(fdp, [&](const harness::BlockStoreStep& step) { tester.Apply(step); });
   tester.CheckAll();
 }
 
@@ -68,5 +78,11 @@ FUZZ_TARGET_INFO(block_store_sim) {
   // seed, the height's distance or the block, the fault).
   info.max_len = 9 + kMaxSteps * 9;
   info.AddEnum<harness::BlockStoreOp>("op", harness::kBlockStoreOpCount, harness::ToString);
+  info.layout = [](fuzz::Buffer buffer, fuzz::OpLayout& layout) {
+    FuzzedDataProvider fdp(buffer.data(), buffer.size());
+    DecodeKey(fdp);
+    fuzz::Mark(&layout, fdp);
+    ForEachStep(fdp, [](const harness::BlockStoreStep&) {}, &layout);
+  };
   return info;
 }

@@ -68,12 +68,18 @@ HARNESS_NO_FUZZ_COVERAGE harness::BufferedFileStep DecodeStep(FuzzedDataProvider
   return s;
 }
 
+// The steps after the configuration, each handed to `visit` as it is read.
+template <typename Visit>
+HARNESS_NO_FUZZ_COVERAGE void ForEachStep(FuzzedDataProvider& fdp, Visit visit, fuzz::OpLayout* layout = nullptr) {
+  for (int i = 0; i < kMaxSteps && fdp.remaining_bytes() > 0; ++i, fuzz::Mark(layout, fdp)) visit(DecodeStep(fdp));
+}
+
 }  // namespace
 
 FUZZ_TARGET(buffered_file_sim) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
   harness::BufferedFileTester tester(DecodeConfig(fdp));
-  for (int i = 0; i < kMaxSteps && fdp.remaining_bytes() > 0; ++i) tester.Apply(DecodeStep(fdp));
+  ForEachStep(fdp, [&](const harness::BufferedFileStep& step) { tester.Apply(step); });
 }
 
 FUZZ_TARGET_INFO(buffered_file_sim) {
@@ -83,5 +89,11 @@ FUZZ_TARGET_INFO(buffered_file_sim) {
   // (op, anchor, a delta class and 4 delta bytes).
   info.max_len = 22 + kMaxSteps * 7;
   info.AddEnum<harness::BufferedFileOp>("op", harness::kBufferedFileOpCount, harness::ToString);
+  info.layout = [](fuzz::Buffer buffer, fuzz::OpLayout& layout) {
+    FuzzedDataProvider fdp(buffer.data(), buffer.size());
+    DecodeConfig(fdp);
+    fuzz::Mark(&layout, fdp);
+    ForEachStep(fdp, [](const harness::BufferedFileStep&) {}, &layout);
+  };
   return info;
 }

@@ -22,7 +22,9 @@ static_assert([] {
 }());
 
 // Decoding is mechanics: uninstrumented, like the tester, so features come from the cache alone.
-HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStep (&steps)[kMaxSteps]) {
+HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStep (&steps)[kMaxSteps],
+                                    fuzz::OpLayout* layout = nullptr) {
+  fuzz::Mark(layout, fdp);  // no header
   int n = 0;
   for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n) {
     harness::CoinsStep& step = steps[n];
@@ -30,6 +32,7 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStep 
     step.outpoint = fdp.ConsumeIntegral<uint8_t>();
     if (harness::CoinsStep::Reads(step.op, harness::CoinsStep::kCoin)) step.coin = fdp.ConsumeIntegral<uint8_t>();
     if (harness::CoinsStep::Reads(step.op, harness::CoinsStep::kBlock)) step.block = fdp.ConsumeIntegral<uint8_t>();
+    fuzz::Mark(layout, fdp);
   }
   return n;
 }
@@ -50,5 +53,10 @@ FUZZ_TARGET_INFO(coins_cache_sim) {
   // Per step at most the op, the outpoint and a coin or block index, one byte each.
   info.max_len = kMaxSteps * 3;
   info.AddEnum<harness::CoinsOp>("op", harness::kCoinsOpCount, harness::ToString);
+  info.layout = [](fuzz::Buffer buffer, fuzz::OpLayout& layout) {
+    FuzzedDataProvider fdp(buffer.data(), buffer.size());
+    harness::CoinsStep steps[kMaxSteps];
+    Decode(fdp, steps, &layout);
+  };
   return info;
 }

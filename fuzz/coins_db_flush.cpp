@@ -43,9 +43,11 @@ HARNESS_NO_FUZZ_COVERAGE uint32_t DecodeBatchLimit(FuzzedDataProvider& fdp) {
   return std::clamp<uint32_t>(limit, 1, kMaxBatchLimit);
 }
 
-HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStoreStep (&steps)[kMaxSteps]) {
+// A dropped step is an operation of the layout too: its bytes are read.
+HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStoreStep (&steps)[kMaxSteps],
+                                    fuzz::OpLayout* layout = nullptr) {
   int n = 0, flushes = 0, cut_flushes = 0, reopens = 0;
-  while (n < kMaxSteps && fdp.remaining_bytes() > 0) {
+  for (; n < kMaxSteps && fdp.remaining_bytes() > 0; fuzz::Mark(layout, fdp)) {
     harness::CoinsStoreStep& step = steps[n];
     step = harness::CoinsStoreStep{};
     step.op = static_cast<harness::CoinsStoreOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kCoinsStoreOpCount - 1));
@@ -96,5 +98,12 @@ FUZZ_TARGET_INFO(coins_db_flush) {
   // Only the op codes: every other byte indexes a table or scales a limit, and the store's keys and values
   // (key prefixes, the obfuscation key's key) are never read from the input.
   info.AddEnum<harness::CoinsStoreOp>("op", harness::kCoinsStoreOpCount, harness::ToString);
+  info.layout = [](fuzz::Buffer buffer, fuzz::OpLayout& layout) {
+    FuzzedDataProvider fdp(buffer.data(), buffer.size());
+    DecodeKey(fdp);
+    fuzz::Mark(&layout, fdp);
+    harness::CoinsStoreStep steps[kMaxSteps];
+    Decode(fdp, steps, &layout);
+  };
   return info;
 }

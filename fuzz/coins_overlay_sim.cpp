@@ -16,11 +16,16 @@ constexpr size_t kMaxBlockBytes =
     1 + harness::OverlayTester::kMaxTxs * (1 + harness::OverlayTester::kMaxInputs + 1 + 1);
 
 // Decoding is mechanics: uninstrumented, like the tester, so features come from the caches alone.
-HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, std::vector<harness::OverlayStep>& steps) {
+HARNESS_NO_FUZZ_COVERAGE int DecodeWorkers(FuzzedDataProvider& fdp) {
+  return fdp.ConsumeIntegralInRange<int>(0, seam::CoinsViewOverlay::kMaxWorkers);
+}
+
+HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, std::vector<harness::OverlayStep>& steps,
+                                     fuzz::OpLayout* layout = nullptr) {
   using harness::OverlayOp;
   using harness::OverlayTester;
   using Step = harness::OverlayStep;
-  while (steps.size() < kMaxSteps && fdp.remaining_bytes() > 0) {
+  for (; steps.size() < kMaxSteps && fdp.remaining_bytes() > 0; fuzz::Mark(layout, fdp)) {
     Step& step = steps.emplace_back();
     step.op = static_cast<OverlayOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kOverlayOpCount - 1));
     if (Step::Reads(step.op, Step::kFunding | Step::kFlushOrSync | Step::kIndex | Step::kWriter)) {
@@ -46,7 +51,7 @@ HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, std::vector<harnes
 
 FUZZ_TARGET(coins_overlay_sim) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
-  const int workers = fdp.ConsumeIntegralInRange<int>(0, seam::CoinsViewOverlay::kMaxWorkers);
+  const int workers = DecodeWorkers(fdp);
   std::vector<harness::OverlayStep> steps;
   Decode(fdp, steps);
   harness::OverlayTester tester(workers);
@@ -59,5 +64,12 @@ FUZZ_TARGET_INFO(coins_overlay_sim) {
   // The thread count, then per step the op and at most a block's bytes.
   info.max_len = 1 + kMaxSteps * (1 + kMaxBlockBytes);
   info.AddEnum<harness::OverlayOp>("op", harness::kOverlayOpCount, harness::ToString);
+  info.layout = [](fuzz::Buffer buffer, fuzz::OpLayout& layout) {
+    FuzzedDataProvider fdp(buffer.data(), buffer.size());
+    DecodeWorkers(fdp);
+    fuzz::Mark(&layout, fdp);
+    std::vector<harness::OverlayStep> steps;
+    Decode(fdp, steps, &layout);
+  };
   return info;
 }

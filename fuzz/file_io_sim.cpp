@@ -45,9 +45,21 @@ HARNESS_NO_FUZZ_COVERAGE uint64_t ConsumeTarget(FuzzedDataProvider& fdp) {
   return base + std::min<uint64_t>(FileModel::kWindowSize, anchor + delta);
 }
 
-HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (&steps)[kMaxSteps]) {
+HARNESS_NO_FUZZ_COVERAGE std::array<uint8_t, 8> DecodeKey(FuzzedDataProvider& fdp) {
+  std::array<uint8_t, 8> key{};
+  switch (fdp.ConsumeIntegralInRange<int>(0, 2)) {
+    case 0: break;  // all zero: obfuscation off, plaintext on disk
+    case 1: key[fdp.ConsumeIntegralInRange<size_t>(0, 7)] = fdp.ConsumeIntegral<uint8_t>(); break;
+    default:
+      for (auto& b : key) b = fdp.ConsumeIntegral<uint8_t>();
+  }
+  return key;
+}
+
+HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (&steps)[kMaxSteps],
+                                    fuzz::OpLayout* layout = nullptr) {
   int n = 0;
-  for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n) {
+  for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n, fuzz::Mark(layout, fdp)) {
     harness::FileStep& step = steps[n];
     step.op = static_cast<FileOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kFileOpCount - 1));
     switch (step.op) {
@@ -101,13 +113,7 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (
 
 FUZZ_TARGET(file_io_sim) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
-  std::array<uint8_t, 8> key{};
-  switch (fdp.ConsumeIntegralInRange<int>(0, 2)) {
-    case 0: break;  // all zero: obfuscation off, plaintext on disk
-    case 1: key[fdp.ConsumeIntegralInRange<size_t>(0, 7)] = fdp.ConsumeIntegral<uint8_t>(); break;
-    default:
-      for (auto& b : key) b = fdp.ConsumeIntegral<uint8_t>();
-  }
+  const std::array<uint8_t, 8> key = DecodeKey(fdp);
   harness::FileStep steps[kMaxSteps];
   const int n = Decode(fdp, steps);
   harness::FileIoTester tester(key);
@@ -122,5 +128,12 @@ FUZZ_TARGET_INFO(file_io_sim) {
   // delta, anchor class, 3-byte anchor).
   info.max_len = 1 + seam::Obfuscation::kKeySize + kMaxSteps * 8;
   info.AddEnum<harness::FileOp>("op", harness::kFileOpCount, harness::ToString);
+  info.layout = [](fuzz::Buffer buffer, fuzz::OpLayout& layout) {
+    FuzzedDataProvider fdp(buffer.data(), buffer.size());
+    DecodeKey(fdp);
+    fuzz::Mark(&layout, fdp);
+    harness::FileStep steps[kMaxSteps];
+    Decode(fdp, steps, &layout);
+  };
   return info;
 }

@@ -80,8 +80,7 @@ TargetInfo InfoFor(std::string_view name, std::string_view flag) {
                  static_cast<int>(name.size()), name.data());
     std::exit(2);
   }
-  g_info_target = name;
-  TargetInfo info = it->second();
+  TargetInfo info = InfoOf(name);
   if (info.dictionary.empty()) InfoError(name, "the dictionary is empty (every target ships a NAME.dict)");
   return info;
 }
@@ -169,6 +168,13 @@ void TargetInfo::AddEnumValue(std::string_view prefix, uint8_t value, std::strin
               std::string(prefix) + " value " + std::to_string(value) + " has no name: is its count stale?");
   }
   AddBytes(std::string(prefix) + "_" + std::string(name), std::span(&value, 1));
+}
+
+TargetInfo InfoOf(std::string_view name) {
+  const auto it = MutableInfos().find(name);
+  if (it == MutableInfos().end()) return {};
+  g_info_target = it->first;
+  return it->second();
 }
 
 bool RegisterInfo(std::string_view name, TargetInfoFn fn) {

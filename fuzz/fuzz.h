@@ -24,6 +24,22 @@ namespace fuzz {
 using Buffer = std::span<const uint8_t>;
 using TargetFn = void (*)(Buffer);
 
+// Where an operation-list target's decoder reads an input (the structure-aware mutator, op_mutator.h). The
+// decoders read from the back (FuzzedDataProvider's integers): a header first, then one operation after
+// another. `marks` holds the count of unread bytes after the header and after each operation, in read
+// order, so operation i is bytes [marks[i + 1], marks[i]) and anything before the last mark is never read.
+struct OpLayout {
+  std::vector<size_t> marks;
+};
+// Decodes `buffer` exactly as the target does, marking `layout`, and runs nothing.
+using OpLayoutFn = void (*)(Buffer buffer, OpLayout& layout);
+// Called by a decoder at the end of its header and of each operation; a null `layout` (the target's own
+// run) records nothing.
+template <typename Provider>
+void Mark(OpLayout* layout, Provider& provider) {
+  if (layout != nullptr) layout->marks.push_back(provider.remaining_bytes());
+}
+
 // Name → function, sorted by name. Registration happens before main, so this is read-only afterwards.
 const std::map<std::string_view, TargetFn>& Targets();
 bool Register(std::string_view name, TargetFn fn);
@@ -44,6 +60,10 @@ struct TargetInfo {
   size_t max_len = 0;
   // (name, bytes), printed in this order. Names are printed with every character outside [A-Za-z0-9_] as '_'.
   std::vector<std::pair<std::string, std::string>> dictionary;
+  // For a target whose input is a header and a list of operations: how its decoder reads an input (null
+  // for any other target). The structure-aware mutator (op_mutator.h) edits such inputs operation by
+  // operation.
+  OpLayoutFn layout = nullptr;
 
   // Adds one token. Aborts for an empty or over-long token (AFL++ refuses tokens over 128 bytes) and for
   // bytes that an earlier token already has (a duplicate only skews the mutator's choice).
@@ -72,6 +92,8 @@ struct TargetInfo {
   void AddEnumValue(std::string_view prefix, uint8_t value, std::string_view name);
 };
 using TargetInfoFn = TargetInfo (*)();
+// NAME's info (an empty one for a target without FUZZ_TARGET_INFO).
+TargetInfo InfoOf(std::string_view name);
 // Called by FUZZ_TARGET_INFO. Whether `name` is a registered target is checked once registration is over
 // (HandleInfoFlags), as the two registrations may run in either order.
 bool RegisterInfo(std::string_view name, TargetInfoFn fn);

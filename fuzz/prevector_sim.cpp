@@ -15,7 +15,8 @@ constexpr int kMaxSteps = 12;
 // Decoding is mechanics, not behaviour: left uninstrumented, so the engine spends no time tracing the
 // provider's byte-by-byte comparisons and sees features only from the code under test.
 template <unsigned int N>
-HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::PrevectorStep (&steps)[kMaxSteps]) {
+HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::PrevectorStep (&steps)[kMaxSteps],
+                                    fuzz::OpLayout* layout = nullptr) {
   int n = 0;
   for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n) {
     harness::PrevectorStep& step = steps[n];
@@ -25,9 +26,13 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::PrevectorS
     step.index = fdp.ConsumeIntegral<uint8_t>();
     step.count = fdp.ConsumeIntegralInRange<uint32_t>(0, 2 * N + 3);
     step.value = fdp.ConsumeIntegral<uint32_t>();
+    fuzz::Mark(layout, fdp);
   }
   return n;
 }
+
+// Which (N, T) the input tests: the switch in the target.
+HARNESS_NO_FUZZ_COVERAGE int DecodeShape(FuzzedDataProvider& fdp) { return fdp.ConsumeIntegralInRange<int>(0, 5); }
 
 template <unsigned int N, typename T>
 void Run(FuzzedDataProvider& fdp) {
@@ -41,7 +46,7 @@ void Run(FuzzedDataProvider& fdp) {
 
 FUZZ_TARGET(prevector_sim) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
-  switch (fdp.ConsumeIntegralInRange<int>(0, 5)) {
+  switch (DecodeShape(fdp)) {
     case 0: return Run<36, uint8_t>(fdp);
     case 1: return Run<28, uint8_t>(fdp);
     case 2: return Run<8, uint8_t>(fdp);
@@ -57,5 +62,13 @@ FUZZ_TARGET_INFO(prevector_sim) {
   // value; FuzzedDataProvider reads them from the end, so any longer input has only unread leading bytes.
   info.max_len = 1 + kMaxSteps * (1 + 1 + 1 + 1 + 1 + 4);
   info.AddEnum<harness::PrevectorOp>("op", harness::kPrevectorOpCount, harness::ToString);
+  // Every (N, T) reads the same bytes per step: the layout of N = 8 serves them all.
+  info.layout = [](fuzz::Buffer buffer, fuzz::OpLayout& layout) {
+    FuzzedDataProvider fdp(buffer.data(), buffer.size());
+    DecodeShape(fdp);
+    fuzz::Mark(&layout, fdp);
+    harness::PrevectorStep steps[kMaxSteps];
+    Decode<8>(fdp, steps, &layout);
+  };
   return info;
 }
