@@ -159,6 +159,7 @@ class Component:
     core_files: tuple = ()        # relative to the top of a Bitcoin Core tree
     core_functions: dict = field(default_factory=dict)  # core file -> the function counted alone
     core_fuzz_targets: tuple = ()
+    core_nearest: dict = field(default_factory=dict)  # fuzz target -> Core's fuzz target nearest to it
     core_test_suites: tuple = ()
     core_benchmarks: str = ""     # a bench_bitcoin -filter regex of Core's benchmarks of the component
     note: str = ""
