@@ -57,18 +57,13 @@ HARNESS_NO_FUZZ_COVERAGE seam::Obfuscation::KeyBytes DecodeKey(FuzzedDataProvide
   return key;
 }
 
-// The steps after the key, each handed to `visit` as it is read.
-template <typename Visit>
-HARNESS_NO_FUZZ_COVERAGE void ForEachStep(FuzzedDataProvider& fdp, Visit visit, fuzz::OpLayout* layout = nullptr) {
-  for (int i = 0; i < kMaxSteps && fdp.remaining_bytes() > 0; ++i, fuzz::Mark(layout, fdp)) visit(DecodeStep(fdp));
-}
 
 }  // namespace
 
 FUZZ_TARGET(block_store_sim) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
   harness::BlockStoreTester tester(DecodeKey(fdp));
-  ForEachStep(fdp, [&](const harness::BlockStoreStep& step) { tester.Apply(step); });
+  fuzz::ForEachOp(fdp, kMaxSteps, DecodeStep, [&](const harness::BlockStoreStep& step) { tester.Apply(step); });
   tester.CheckAll();
 }
 
@@ -82,7 +77,7 @@ FUZZ_TARGET_INFO(block_store_sim) {
     FuzzedDataProvider fdp(buffer.data(), buffer.size());
     DecodeKey(fdp);
     fuzz::Mark(&layout, fdp);
-    ForEachStep(fdp, [](const harness::BlockStoreStep&) {}, &layout);
+    fuzz::ForEachOp(fdp, kMaxSteps, DecodeStep, [](const harness::BlockStoreStep&) {}, &layout);
   };
   return info;
 }

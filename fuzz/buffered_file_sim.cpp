@@ -68,18 +68,13 @@ HARNESS_NO_FUZZ_COVERAGE harness::BufferedFileStep DecodeStep(FuzzedDataProvider
   return s;
 }
 
-// The steps after the configuration, each handed to `visit` as it is read.
-template <typename Visit>
-HARNESS_NO_FUZZ_COVERAGE void ForEachStep(FuzzedDataProvider& fdp, Visit visit, fuzz::OpLayout* layout = nullptr) {
-  for (int i = 0; i < kMaxSteps && fdp.remaining_bytes() > 0; ++i, fuzz::Mark(layout, fdp)) visit(DecodeStep(fdp));
-}
 
 }  // namespace
 
 FUZZ_TARGET(buffered_file_sim) {
   FuzzedDataProvider fdp(buffer.data(), buffer.size());
   harness::BufferedFileTester tester(DecodeConfig(fdp));
-  ForEachStep(fdp, [&](const harness::BufferedFileStep& step) { tester.Apply(step); });
+  fuzz::ForEachOp(fdp, kMaxSteps, DecodeStep, [&](const harness::BufferedFileStep& step) { tester.Apply(step); });
 }
 
 FUZZ_TARGET_INFO(buffered_file_sim) {
@@ -93,7 +88,7 @@ FUZZ_TARGET_INFO(buffered_file_sim) {
     FuzzedDataProvider fdp(buffer.data(), buffer.size());
     DecodeConfig(fdp);
     fuzz::Mark(&layout, fdp);
-    ForEachStep(fdp, [](const harness::BufferedFileStep&) {}, &layout);
+    fuzz::ForEachOp(fdp, kMaxSteps, DecodeStep, [](const harness::BufferedFileStep&) {}, &layout);
   };
   return info;
 }

@@ -39,6 +39,12 @@ template <typename Provider>
 void Mark(OpLayout* layout, Provider& provider) {
   if (layout != nullptr) layout->marks.push_back(provider.remaining_bytes());
 }
+// The operation loop of a target that decodes and applies one operation at a time: while bytes remain, up to
+// `max_ops` times, hands `visit` what `decode` reads, marking `layout` after each.
+template <typename Provider, typename Decode, typename Visit>
+void ForEachOp(Provider& provider, int max_ops, Decode decode, Visit visit, OpLayout* layout = nullptr) {
+  for (int i = 0; i < max_ops && provider.remaining_bytes() > 0; ++i, Mark(layout, provider)) visit(decode(provider));
+}
 
 // Name → function, sorted by name. Registration happens before main, so this is read-only afterwards.
 const std::map<std::string_view, TargetFn>& Targets();

@@ -56,9 +56,9 @@ Read Decode(fuzz::OpLayoutFn layout, const Bytes& input) {
   return r;
 }
 
-// Set by the stub: whether the mutator left the mutation to the byte level.
+// Set by the byte-level recorder: whether the mutator left the mutation to the byte level.
 bool g_byte_level = false;
-size_t ByteLevelStub(uint8_t*, size_t size, size_t) {
+size_t RecordByteLevel(uint8_t*, size_t size, size_t) {
   g_byte_level = true;
   return size;
 }
@@ -80,8 +80,8 @@ void CheckTarget(std::string_view name, const fuzz::TargetInfo& info, const std:
       a.resize(max_size);
       b.resize(max_size);
       g_byte_level = false;
-      a.resize(fuzz::MutateOps(layout, ByteLevelStub, a.data(), input.size(), max_size, seed));
-      b.resize(fuzz::MutateOps(layout, ByteLevelStub, b.data(), input.size(), max_size, seed));
+      a.resize(fuzz::MutateOps(layout, RecordByteLevel, a.data(), input.size(), max_size, seed));
+      b.resize(fuzz::MutateOps(layout, RecordByteLevel, b.data(), input.size(), max_size, seed));
       ++total;
       if (a != b) Fail(name, "seed " + std::to_string(seed) + " gave two different mutants");
       if (g_byte_level) {
