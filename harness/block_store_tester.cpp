@@ -1,5 +1,6 @@
 #include "block_store_tester.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,7 +8,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "block_files_ref.h"
 #include "block_files_tester.h"
@@ -205,10 +205,16 @@ void BlockStoreTester::CheckRaw(const Record& r, bool or_zero) const {
   const uint64_t start = r.pos.pos - BlockStoreModel::kHeader;
   XorRef(want, key_, start);
   std::vector<uint8_t> disk(want.size(), 0);
-  std::ifstream in(store_->Path(r.undo ? "rev" : "blk", r.pos.file), std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(start));
-  in.read(reinterpret_cast<char*>(disk.data()), static_cast<std::streamsize>(disk.size()));  // short: zeros stay
-  for (size_t i = 0; i < want.size(); ++i) {
+  const int fd = open(store_->Path(r.undo ? "rev" : "blk", r.pos.file).c_str(), O_RDONLY | O_CLOEXEC);
+  for (size_t done = 0; fd >= 0 && done < disk.size();) {  // a short file leaves zeros
+    const ssize_t n = pread(fd, disk.data() + done, disk.size() - done, static_cast<off_t>(start + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  if (fd >= 0) close(fd);
+  if (disk == want) return;
+  for (size_t i = 0; i < want.size(); ++i) {  // the first byte that differs, named
     HARNESS_CHECK(disk[i] == want[i] || (or_zero && disk[i] == 0), r.undo ? "rev" : "blk", r.pos.file, ".dat at ",
                   start + i, ": ", int{disk[i]}, ", the record's byte is ", int{want[i]},
                   or_zero ? " (or 0: not written)" : "", (disk[i] ^ want[i]) == key_[(start + i) % 8] && key_[(start + i) % 8] != 0
