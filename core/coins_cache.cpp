@@ -250,13 +250,16 @@ bool CoinsViewCache::HaveInputs(const embedded::Transaction& tx) {
                                                 [&](auto& c) { return c.HaveInputs(CTransaction(ToCore(tx))); });
 }
 
-void AddCoins(CoinsViewCache& cache, const embedded::Transaction& tx, uint32_t height, bool check_for_overwrite) {
+HashedTransaction::HashedTransaction(const embedded::Transaction& tx)
+    : tx_(std::make_shared<const CTransaction>(ToCore(tx))) {}
+
+void AddCoins(CoinsViewCache& cache, const HashedTransaction& tx, uint32_t height, bool check_for_overwrite) {
   if (height > static_cast<uint32_t>(std::numeric_limits<int>::max())) {
     throw std::invalid_argument("AddCoins: height " + std::to_string(height) + " does not fit Core's int");
   }
   // Unqualified: Core's AddCoins is found by argument-dependent lookup, where the tree has it.
   IfTreeHas<SUITE_CORE_add_coins, void>("AddCoins", *cache.cache_, [&](auto& c) {
-    AddCoins(c, CTransaction(ToCore(tx)), static_cast<int>(height), check_for_overwrite);
+    AddCoins(c, tx.core(), static_cast<int>(height), check_for_overwrite);
   });
 }
 

@@ -31,6 +31,7 @@
 
 // Bitcoin Core's.
 class CBlock;
+class CTransaction;
 class CCoinsView;
 class CCoinsViewCache;
 class COutPoint;
@@ -38,6 +39,17 @@ struct CCoinsCacheEntry;
 struct CoinsViewCacheCursor;
 
 namespace core_adapter {
+
+// A transaction converted to Core's CTransaction once (which computes its hashes then), as the embedded
+// HashedTransaction computes its txid once: the form AddCoins takes.
+class HashedTransaction {
+ public:
+  explicit HashedTransaction(const embedded::Transaction& tx);
+  const ::CTransaction& core() const { return *tx_; }
+
+ private:
+  std::shared_ptr<const ::CTransaction> tx_;
+};
 
 // A Core CCoinsView over a CoinsView of this interface (core/coins_cache.cpp).
 class Bridge;
@@ -266,7 +278,7 @@ class CoinsViewCache : public CoinsView {
   void SanityCheck() const;
 
  protected:
-  friend void AddCoins(CoinsViewCache&, const embedded::Transaction&, uint32_t, bool);
+  friend void AddCoins(CoinsViewCache&, const HashedTransaction&, uint32_t, bool);
   friend const embedded::Coin& AccessByTxid(CoinsViewCache&, const embedded::Hash256&);
 
   // For CoinsViewOverlay: the Core object is made by `make` over the parent's Core view (or a bridge; with
@@ -295,9 +307,8 @@ class CoinsViewCache : public CoinsView {
   std::vector<WrittenEntry> last_write_;
 };
 
-// Core's AddCoins (coins.h) of the transaction converted (Core computes its txid). Throws
-// std::invalid_argument for a height Core's int cannot hold.
-void AddCoins(CoinsViewCache& cache, const embedded::Transaction& tx, uint32_t height, bool check_for_overwrite);
+// Core's AddCoins (coins.h) of the transaction. Throws std::invalid_argument for a height Core's int cannot hold.
+void AddCoins(CoinsViewCache& cache, const HashedTransaction& tx, uint32_t height, bool check_for_overwrite);
 // Core's AccessByTxid, converted: valid until the next call on the cache's adapter.
 const embedded::Coin& AccessByTxid(CoinsViewCache& cache, const embedded::Hash256& txid);
 

@@ -34,6 +34,15 @@ const std::vector<Transaction>& FundingTable() {
   return table;
 }
 
+const std::vector<seam::HashedTransaction>& HashedFundingTable() {
+  static const std::vector<seam::HashedTransaction> table = [] {
+    std::vector<seam::HashedTransaction> txs;
+    for (const Transaction& tx : FundingTable()) txs.emplace_back(tx);
+    return txs;
+  }();
+  return table;
+}
+
 const std::vector<OutPoint>& OutpointTable() {
   static const std::vector<OutPoint> table = [] {
     std::vector<OutPoint> t;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "seam/coins_cache.h"
 #include "seam/types.h"
 
 namespace harness {
@@ -19,6 +20,8 @@ inline constexpr size_t kFundingCount = kTableSize / 4;
 // (its amount and script), outputs 3 to 6 are OP_RETURN (unspendable: a cache never holds them).
 // Transactions 0, 4, 8 and 12 are coinbases. Txids are computed with TxidRef (hash_ref.h).
 const std::vector<Transaction>& FundingTable();
+// The same, in the form AddCoins takes (built once per process: Core hashes a transaction as it converts it).
+const std::vector<seam::HashedTransaction>& HashedFundingTable();
 // Outpoint 4t + j is (txid of FundingTable()[t], kTableIndexes[j]).
 const std::vector<OutPoint>& OutpointTable();
 // Standard templates and near misses of 22, 23, 25, 34, 35, 36, 37, 67 and 80 bytes or empty, plus

@@ -291,7 +291,7 @@ bool CoinsTester::AddCoinsApplies(const CoinsStep& step) const {
 void CoinsTester::ApplyAddCoins(const CoinsStep& step) {
   const int t = levels() - 1;
   const size_t funding = FundingOf(step.outpoint);
-  const Transaction& tx = FundingTable()[funding];
+  const seam::HashedTransaction& tx = HashedFundingTable()[funding];
   const bool coinbase = funding % 4 == 0;
   const uint32_t height = CoinTable()[step.coin % kTableSize].height;
   bool threw = false;

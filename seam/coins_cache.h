@@ -6,7 +6,8 @@
 // interface: GetCoin, PeekCoin, HaveCoin, GetBestBlock, BatchWrite with a CoinsCursor over flagged entries,
 // GetHeadBlocks, EstimateSize), CacheEntry (coin + DIRTY/FRESH flags), CoinsViewCache (AddCoin, SpendCoin,
 // AccessCoin, HaveCoinInCache, Uncache, EmplaceCoinInternalDANGER, HaveInputs, Flush, Sync, Reset,
-// SanityCheck, DynamicMemoryUsage, GetCacheSize, GetDirtyCount, DirtyOrder), AddCoins and AccessByTxid,
+// SanityCheck, DynamicMemoryUsage, GetCacheSize, GetDirtyCount, DirtyOrder), AddCoins (of a HashedTransaction:
+// a transaction whose txid is computed once, Core's CTransaction) and AccessByTxid,
 // CoinsViewErrorCatcher (AddReadErrCallback; a failed read below it runs the callbacks, then aborts) and
 // CoinsViewOverlay (constructed over a parent with 0..kMaxWorkers fetching threads; StartFetching,
 // AllInputsConsumed).
@@ -84,6 +85,7 @@ struct CoinsCacheApi {
 namespace seam {
 using core_adapter::AccessByTxid;
 using core_adapter::AddCoins;
+using core_adapter::HashedTransaction;
 using core_adapter::CacheEntry;
 using core_adapter::CoinsCachePair;
 using core_adapter::CoinsCursor;
@@ -136,6 +138,7 @@ using core_adapter::Unbuildable;
 namespace seam {
 using embedded::AccessByTxid;
 using embedded::AddCoins;
+using embedded::HashedTransaction;
 using embedded::CacheEntry;
 using embedded::CoinsCachePair;
 using embedded::CoinsCursor;

@@ -18,6 +18,7 @@
 namespace {
 
 using harness::FundingTable;
+using harness::HashedFundingTable;
 using harness::kTableIndexes;
 using harness::OutpointTable;
 
@@ -74,14 +75,14 @@ BOOST_AUTO_TEST_CASE(funding_table_txids_are_real) {
 BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
-  seam::AddCoins(cache, FundingTable()[1], 77, /*check_for_overwrite=*/false);
+  seam::AddCoins(cache, HashedFundingTable()[1], 77, /*check_for_overwrite=*/false);
   BOOST_TEST(cache.GetCacheSize() == 4u);
   for (size_t j = 0; j < 4; ++j) {
     BOOST_TEST((cache.FindEntry(Out(1, j))->coin == FundingCoin(1, j, 77)));
     BOOST_TEST(Flags(cache, Out(1, j)) == kDirtyFresh);
   }
   BOOST_TEST(cache.FindEntry(OutPoint{Out(1, 0).txid, 3}) == nullptr);
-  BOOST_CHECK_THROW(seam::AddCoins(cache, FundingTable()[1], 78, false), std::logic_error);
+  BOOST_CHECK_THROW(seam::AddCoins(cache, HashedFundingTable()[1], 78, false), std::logic_error);
   BOOST_TEST((cache.FindEntry(Out(1, 0))->coin == FundingCoin(1, 0, 77)));
   BOOST_CHECK_NO_THROW(cache.SanityCheck());
 }
@@ -90,8 +91,8 @@ BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh, *unit::Needs(kInter
 BOOST_AUTO_TEST_CASE(add_coins_coinbase_overwrites, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
-  seam::AddCoins(cache, FundingTable()[4], 5, false);
-  BOOST_CHECK_NO_THROW(seam::AddCoins(cache, FundingTable()[4], 6, false));
+  seam::AddCoins(cache, HashedFundingTable()[4], 5, false);
+  BOOST_CHECK_NO_THROW(seam::AddCoins(cache, HashedFundingTable()[4], 6, false));
   for (size_t j = 0; j < 4; ++j) {
     BOOST_TEST((cache.FindEntry(Out(4, j))->coin == FundingCoin(4, j, 6)));
     BOOST_TEST(Flags(cache, Out(4, j)) == kDirty);
@@ -104,7 +105,7 @@ BOOST_AUTO_TEST_CASE(add_coins_check_for_overwrite_asks_the_view, *unit::Needs(k
   harness::CheckedBaseView base(harness::BlockHash(1));
   Fund(base, Out(2, 1), harness::CoinTable()[9]);
   seam::CoinsViewCache cache(&base);
-  BOOST_CHECK_NO_THROW(seam::AddCoins(cache, FundingTable()[2], 9, /*check_for_overwrite=*/true));
+  BOOST_CHECK_NO_THROW(seam::AddCoins(cache, HashedFundingTable()[2], 9, /*check_for_overwrite=*/true));
   BOOST_TEST(Flags(cache, Out(2, 1)) == kDirty);
   BOOST_TEST((cache.FindEntry(Out(2, 1))->coin == FundingCoin(2, 1, 9)));
   for (const size_t j : {0, 2, 3}) BOOST_TEST(Flags(cache, Out(2, j)) == kDirtyFresh);
@@ -118,7 +119,7 @@ BOOST_AUTO_TEST_CASE(add_coins_throw_keeps_earlier_outputs, *unit::Needs(seam::k
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
   cache.AddCoin(Out(3, 1), harness::CoinTable()[1], false);
-  BOOST_CHECK_THROW(seam::AddCoins(cache, FundingTable()[3], 1, false), std::logic_error);
+  BOOST_CHECK_THROW(seam::AddCoins(cache, HashedFundingTable()[3], 1, false), std::logic_error);
   BOOST_TEST((cache.FindEntry(Out(3, 0))->coin == FundingCoin(3, 0, 1)));
   BOOST_TEST((cache.FindEntry(Out(3, 1))->coin == harness::CoinTable()[1]));
   BOOST_TEST(cache.FindEntry(Out(3, 2)) == nullptr);
@@ -152,7 +153,7 @@ BOOST_AUTO_TEST_CASE(access_by_txid_hit_and_miss, *unit::Needs(seam::kCoinsApi.a
   Fund(base, Out(9, 3), harness::CoinTable()[39]);
   {
     seam::CoinsViewCache funder(&base);
-    seam::AddCoins(funder, FundingTable()[6], 12, false);
+    seam::AddCoins(funder, HashedFundingTable()[6], 12, false);
     funder.SetBestBlock(harness::BlockHash(2));
     funder.Flush();
   }

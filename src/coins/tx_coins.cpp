@@ -2,11 +2,11 @@
 
 namespace embedded {
 
-void AddCoins(CoinsViewCache& cache, const Transaction& tx, uint32_t height, bool check_for_overwrite) {
+void AddCoins(CoinsViewCache& cache, const HashedTransaction& hashed, uint32_t height, bool check_for_overwrite) {
+  const Transaction& tx = hashed.tx;
   const bool coinbase = tx.IsCoinBase();
-  const Hash256 txid = TxidOf(tx);
   for (uint32_t i = 0; i < tx.vout.size(); ++i) {
-    const OutPoint outpoint{txid, i};
+    const OutPoint outpoint{hashed.txid, i};
     const bool overwrite = check_for_overwrite ? cache.HaveCoin(outpoint) : coinbase;
     cache.AddCoin(outpoint, Coin(tx.vout[i].value, tx.vout[i].script_pubkey, height, coinbase), overwrite);
   }

@@ -19,7 +19,7 @@ inline constexpr uint32_t kMaxOutputsPerBlock = 4'000'000 / (4 * 9);
 // or, without the check, if `tx` is a coinbase (two coinbases before BIP30 had the same txid). Throws
 // std::logic_error, as AddCoin does, at the first output that would overwrite an unspent coin otherwise;
 // the outputs before it stay added.
-void AddCoins(CoinsViewCache& cache, const Transaction& tx, uint32_t height, bool check_for_overwrite);
+void AddCoins(CoinsViewCache& cache, const HashedTransaction& tx, uint32_t height, bool check_for_overwrite);
 
 // The unspent coin with the lowest output index of the transaction `txid`, looking at indexes 0 up to
 // kMaxOutputsPerBlock - 1 through AccessCoin (which fetches); a spent coin if there is none. A miss costs

@@ -103,6 +103,14 @@ size_t SerializedSize(const Block& block, bool with_witness);
 // order the hash produces, which is how an outpoint stores it.
 Hash256 TxidOf(const Transaction& tx);
 
+// A transaction with its txid computed once, as Bitcoin Core's CTransaction holds its hashes: what code
+// that needs a transaction's id many times takes.
+struct HashedTransaction {
+  explicit HashedTransaction(Transaction t) : tx(std::move(t)), txid(TxidOf(tx)) {}
+  const Transaction tx;
+  const Hash256 txid;
+};
+
 // Reads one transaction from `in` (more bytes may follow); the result means nothing unless in.ok() after.
 Transaction ReadTransaction(SpanReader& in);
 // Parse a whole byte string (bytes after the object are an error). False on malformed input, with the
