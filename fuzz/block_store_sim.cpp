@@ -57,7 +57,6 @@ HARNESS_NO_FUZZ_COVERAGE seam::Obfuscation::KeyBytes DecodeKey(FuzzedDataProvide
   return key;
 }
 
-
 }  // namespace
 
 FUZZ_TARGET(block_store_sim) {

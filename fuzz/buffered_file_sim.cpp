@@ -68,7 +68,6 @@ HARNESS_NO_FUZZ_COVERAGE harness::BufferedFileStep DecodeStep(FuzzedDataProvider
   return s;
 }
 
-
 }  // namespace
 
 FUZZ_TARGET(buffered_file_sim) {
