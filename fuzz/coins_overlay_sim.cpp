@@ -31,10 +31,8 @@ HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, std::vector<harnes
     if (Step::Reads(step.op, Step::kFunding | Step::kFlushOrSync | Step::kIndex | Step::kWriter)) {
       step.arg = fdp.ConsumeIntegral<uint8_t>();
     }
-    if (Step::Reads(step.op, Step::kCoin)) {
-      step.coin = fdp.ConsumeIntegral<uint8_t>();
-      step.overwrite = fdp.ConsumeBool();
-    }
+    if (Step::Reads(step.op, Step::kCoin)) step.coin = fdp.ConsumeIntegral<uint8_t>();
+    if (Step::Reads(step.op, Step::kOverwrite)) step.overwrite = fdp.ConsumeBool();
     if (Step::Reads(step.op, Step::kTxs)) {
       step.txs.resize(fdp.ConsumeIntegralInRange<size_t>(0, OverlayTester::kMaxTxs));
       for (harness::TxShape& tx : step.txs) {

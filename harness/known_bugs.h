@@ -17,7 +17,7 @@
   X(kWriterFailedFlush, "writer_failed_flush", "file_io_sim", "fb00f63dfee6f6033d", "it is the plaintext", 1,          \
     "docs/core-bugs.md#writer-failed-flush",                                                                           \
     "BufferedWriter keeps a buffer whose flush failed, obfuscated in place, and writes it again from its destructor")  \
-  X(kOverlaySyncRaces, "overlay_sync_races", "coins_overlay_sim", "693b04045706575757575757575757575778b3",            \
+  X(kOverlaySyncRaces, "overlay_sync_races", "coins_overlay_sim", "090b04045706575757575757570357575700b3",            \
     "HaveCoin of .* [(]fetching overlay[)]|ThreadSanitizer: data race", 20, "docs/core-bugs.md#overlay-sync",         \
     "CoinsViewOverlay has no Sync of its own: CCoinsViewCache::Sync writes the base while the fetchers read it")       \
   /* new bugs go above this line */

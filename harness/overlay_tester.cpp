@@ -51,7 +51,7 @@ std::string OverlayStep::ToString() const {
   std::string args;
   const auto add = [&args](const std::string& arg) { args += (args.empty() ? "" : ", ") + arg; };
   if (Reads(op, kFunding)) add("f" + std::to_string(arg % OverlayTester::kFunding));
-  if (Reads(op, kCoin)) add("coin=" + std::to_string(coin) + (overwrite ? ", possible_overwrite" : ""));
+  if (Reads(op, kCoin)) add("coin=" + std::to_string(coin) + (Reads(op, kOverwrite) && overwrite ? ", possible_overwrite" : ""));
   if (Reads(op, kFlushOrSync)) add(arg & 1 ? "flush" : "sync");
   if (Reads(op, kTxs)) add(Describe(txs));
   if (Reads(op, kIndex)) add(std::to_string(arg));
@@ -251,6 +251,7 @@ void OverlayTester::EndBlock(bool fetching_writes) {
 }
 
 bool OverlayTester::Apply(const OverlayStep& step) {
+  if (!OverlayStep::Available(step.op)) return false;
   switch (step.op) {
     case OverlayOp::kFund: {
       if (block_) return false;
@@ -391,8 +392,83 @@ bool OverlayTester::Apply(const OverlayStep& step) {
       CheckTip(/*every_key=*/true);
       return true;
     }
+    case OverlayOp::kGet:
+    case OverlayOp::kInCache:
+    case OverlayOp::kUncache:
+    case OverlayOp::kEmplace:
+      log_.Add(step);
+      ApplyToNamed(step);
+      return true;
+    case OverlayOp::kHaveInputs:
+      if (!block_) return false;
+      log_.Add(step);
+      ApplyHaveInputs(block_->block.vtx[step.arg % block_->block.vtx.size()]);
+      return true;
+    case OverlayOp::kBaseReads: {
+      log_.Add(step);
+      const std::vector<Hash256> heads = base_.GetHeadBlocks();
+      const size_t estimate = base_.EstimateSize();
+      for (const seam::CoinsViewOverlay* ov : Overlays()) {
+        HARNESS_CHECK(ov->GetHeadBlocks() == heads, "GetHeadBlocks through the ", Name(ov), " and the tip");
+        HARNESS_CHECK_EQ(ov->EstimateSize(), estimate, "EstimateSize through the ", Name(ov), " and the tip");
+      }
+      return true;
+    }
   }
   return false;
+}
+
+void OverlayTester::ApplyToNamed(const OverlayStep& step) {
+  const Key k = static_cast<Key>(step.arg % outpoints_.size());
+  const OutPoint& o = OutpointOf(k);
+  switch (step.op) {
+    case OverlayOp::kGet: {
+      const ModelEntry* e = Fetch(k);
+      const std::optional<Coin> want = e != nullptr ? e->coin : std::nullopt;
+      for (seam::CoinsViewOverlay* ov : Overlays()) {
+        const std::optional<Coin> got = ov->GetCoin(o);
+        HARNESS_CHECK(got == want, "GetCoin of ", o.ToString(), " (", Name(ov), "): subject ", Render(got), ", model ",
+                      Render(want));
+      }
+      break;
+    }
+    case OverlayOp::kInCache: {
+      const ModelEntry* e = model_.Find(1, k);
+      for (const seam::CoinsViewOverlay* ov : Overlays()) {
+        HARNESS_CHECK_EQ(ov->HaveCoinInCache(o), e != nullptr && e->coin.has_value(), "HaveCoinInCache of ",
+                         o.ToString(), " (", Name(ov), ")");
+      }
+      break;
+    }
+    case OverlayOp::kUncache:
+      for (seam::CoinsViewOverlay* ov : Overlays()) ov->Uncache(o);
+      model_.Uncache(1, k);
+      break;
+    case OverlayOp::kEmplace: {
+      const Coin& coin = CoinTable()[step.coin % kTableSize];
+      for (seam::CoinsViewOverlay* ov : Overlays()) ov->EmplaceCoinInternalDANGER(o, Coin(coin));
+      model_.Emplace(1, k, coin);
+      break;
+    }
+    default:
+      return;
+  }
+  CheckOverlays(k, /*deep=*/step.op == OverlayOp::kEmplace);
+}
+
+void OverlayTester::ApplyHaveInputs(const embedded::Transaction& tx) {
+  // HaveCoin of each input in order up to the first missing one; a coinbase has none to look up.
+  const bool coinbase = tx.IsCoinBase();
+  bool want = true;
+  for (size_t i = 0; !coinbase && i < tx.vin.size() && want; ++i) {
+    const ModelEntry* e = Fetch(*KeyOf(tx.vin[i].prevout));
+    want = e != nullptr && e->coin.has_value();
+  }
+  for (seam::CoinsViewOverlay* ov : Overlays()) {
+    HARNESS_CHECK_EQ(ov->HaveInputs(tx), want, "HaveInputs (", Name(ov), ")");
+  }
+  if (coinbase) return CheckOverlays(std::nullopt, /*deep=*/false);
+  for (const TxIn& in : tx.vin) CheckOverlays(*KeyOf(in.prevout), /*deep=*/false);
 }
 
 void OverlayTester::CheckOverlays(std::optional<Key> k, bool deep) const {

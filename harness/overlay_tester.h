@@ -42,20 +42,28 @@ namespace harness {
 // X(enumerator, id, name, args): args say which of the step's fields the operation reads and how
 // OverlayStep::ToString shows them; the decoder reads only those.
 #define HARNESS_OVERLAY_OPS(X)                                                                                         \
-  X(kFund, 0, "Fund", kFunding | kCoin)     /* the tip adds a funding coin (between blocks) */                         \
-  X(kTipSpend, 1, "TipSpend", kFunding)     /* the tip spends a funding outpoint (between blocks) */                   \
-  X(kTipWrite, 2, "TipWrite", kFlushOrSync) /* the tip flushes or syncs into the base (between blocks) */              \
-  X(kBlock, 3, "Block", kTxs)               /* a new block: StartFetching on both overlays */                          \
-  X(kConnect, 4, "Connect", 0)              /* the block's next transaction, connected as ConnectBlock does */         \
-  X(kLookAhead, 5, "LookAhead", kIndex)     /* AccessCoin of a later transaction's input: out of block order */        \
-  X(kLookup, 6, "Lookup", kIndex)           /* HaveCoin of any outpoint the input has named */                         \
-  X(kPeek, 7, "Peek", kIndex)               /* PeekCoin of any outpoint the input has named */                         \
+  X(kFund, 0, "Fund", {kFunding | kCoin | kOverwrite}) /* the tip adds a funding coin (between blocks) */              \
+  X(kTipSpend, 1, "TipSpend", {kFunding})        /* the tip spends a funding outpoint (between blocks) */              \
+  X(kTipWrite, 2, "TipWrite", {kFlushOrSync})    /* the tip flushes or syncs into the base (between blocks) */         \
+  X(kBlock, 3, "Block", {kTxs})                  /* a new block: StartFetching on both overlays */                     \
+  X(kConnect, 4, "Connect", {0})                 /* the block's next transaction, connected as ConnectBlock does */    \
+  X(kLookAhead, 5, "LookAhead", {kIndex})        /* AccessCoin of a later transaction's input: out of block order */   \
+  X(kLookup, 6, "Lookup", {kIndex})              /* HaveCoin of any outpoint the input has named */                    \
+  X(kPeek, 7, "Peek", {kIndex})                  /* PeekCoin of any outpoint the input has named */                    \
   /* HaveCoin of every output of the block: a block recreating an unspent coin is invalid */                           \
-  X(kBip30, 8, "Bip30", 0)                                                                                             \
-  X(kEnd, 9, "End", kWriter)                /* the rest of the block, then Flush and Reset if valid, Reset if not */   \
-  X(kAbandon, 10, "Abandon", 0)             /* Reset in the middle of a block */                                       \
+  X(kBip30, 8, "Bip30", {0})                                                                                           \
+  X(kEnd, 9, "End", {kWriter})                   /* the rest of the block, then Flush and Reset if valid, Reset if not */ \
+  X(kAbandon, 10, "Abandon", {0})                /* Reset in the middle of a block */                                  \
   /* the fetching overlay syncs into the tip in the middle of a block; the other sits it out */                        \
-  X(kSync, 11, "Sync", 0)                                                                                              \
+  X(kSync, 11, "Sync", {0})                                                                                            \
+  /* The rest of CCoinsViewCache's API, which other callers (mempool checks, RPCs) use on any cache. */                \
+  X(kGet, 12, "Get", {kIndex})                   /* GetCoin of any outpoint the input has named */                     \
+  X(kInCache, 13, "InCache", {kIndex, &Api::have_coin_in_cache}) /* HaveCoinInCache of a named outpoint */             \
+  X(kUncache, 14, "Uncache", {kIndex, &Api::uncache})            /* Uncache of a named outpoint */                     \
+  X(kHaveInputs, 15, "HaveInputs", {kIndex, &Api::have_inputs})  /* HaveInputs of a transaction of the block */        \
+  X(kEmplace, 16, "Emplace", {kIndex | kCoin, &Api::emplace})    /* EmplaceCoinInternalDANGER of a named outpoint */   \
+  /* EstimateSize and GetHeadBlocks, which a cache forwards to its base */                                             \
+  X(kBaseReads, 17, "BaseReads", {0, &Api::backed_store_reads})                                                       \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_ENUM(OverlayOp, kOverlayOpCount, HARNESS_OVERLAY_OPS)
@@ -71,20 +79,34 @@ struct TxShape {
   uint8_t coin = 0;     // CoinTable() index of the first output's coin; the next ones follow it
 };
 
+// An operation's column of HARNESS_OVERLAY_OPS: the step fields it reads, and what it needs of the subject.
+struct OverlayOpSpec {
+  uint8_t args = 0;
+  bool seam::CoinsCacheApi::*api = nullptr;
+};
+
 struct OverlayStep {
-  // `arg` as a funding outpoint, flush (1) or sync (0), an index, or which overlay writes; `coin` and
+  // `arg` as a funding outpoint, flush (1) or sync (0), an index, or which overlay writes; `coin`;
   // `overwrite`; `txs`.
-  enum Arg : uint8_t { kFunding = 1, kFlushOrSync = 2, kIndex = 4, kWriter = 8, kCoin = 16, kTxs = 32 };
-  static constexpr uint8_t kArgs[] = HARNESS_OP_COLUMN(HARNESS_OVERLAY_OPS);
+  enum Arg : uint8_t { kFunding = 1, kFlushOrSync = 2, kIndex = 4, kWriter = 8, kCoin = 16, kTxs = 32, kOverwrite = 64 };
+  using Api = seam::CoinsCacheApi;
+  static constexpr OverlayOpSpec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_OVERLAY_OPS);
   // Whether `op` reads any of `args`.
-  static constexpr bool Reads(OverlayOp op, uint8_t args) { return (OpColumn(kArgs, op) & args) != 0; }
+  static constexpr bool Reads(OverlayOp op, uint8_t args) { return (OpColumn(kSpecs, op).args & args) != 0; }
+  // Whether the subject has what `op` needs (seam::kCoinsApi): an operation it lacks is not applied.
+  static constexpr bool Available(OverlayOp op) {
+    const OverlayOpSpec spec = OpColumn(kSpecs, op);
+    return spec.api == nullptr || seam::kCoinsApi.*spec.api;
+  }
 
   OverlayOp op{};
-  // kFund, kTipSpend: the funding outpoint (mod kFunding); kLookup, kPeek: an outpoint the input has named
-  // (mod their number); kLookAhead: an input of the transactions not yet connected (mod their number);
-  // kTipWrite: 1 = flush, 0 = sync; kEnd: 1 = the fetching overlay writes the block down, 0 = the other.
+  // kFund, kTipSpend: the funding outpoint (mod kFunding); kLookup, kPeek, kGet, kInCache, kUncache,
+  // kEmplace: an outpoint the input has named (mod their number); kLookAhead: an input of the transactions
+  // not yet connected (mod their number); kHaveInputs: a transaction of the block, the coinbase included
+  // (mod their number); kTipWrite: 1 = flush, 0 = sync; kEnd: 1 = the fetching overlay writes the block
+  // down, 0 = the other.
   uint8_t arg = 0;
-  uint8_t coin = 0;                // kFund: CoinTable() index
+  uint8_t coin = 0;                // kFund, kEmplace: CoinTable() index
   bool overwrite = false;          // kFund: AddCoin's possible_overwrite
   std::vector<TxShape> txs;        // kBlock: the transactions after the coinbase
   std::string ToString() const;
@@ -132,6 +154,9 @@ class OverlayTester {
   bool BuildBlock(const std::vector<TxShape>& txs);
   // The model's fetch at the overlay level, advancing the queue as a cache miss does.
   const ModelEntry* Fetch(Key k);
+  // kGet, kInCache, kUncache, kEmplace on the outpoint `step` names, on the overlays and the model.
+  void ApplyToNamed(const OverlayStep& step);
+  void ApplyHaveInputs(const embedded::Transaction& tx);
   // ConnectBlock's work for the next transaction; false if one of its inputs is missing or spent.
   bool ConnectNext();
   void EndBlock(bool fetching_writes);

@@ -145,11 +145,11 @@ BOOST_AUTO_TEST_CASE(random_blocks) {
       harness::OverlayTester tester(static_cast<int>(run % (seam::CoinsViewOverlay::kMaxWorkers + 1)));
       for (int i = 0; i < 40; ++i) {
         harness::OverlayStep step;
-        // Blocks and connections more often than the rest, so that blocks get written.
-        const uint64_t pick = rng.Below(harness::kOverlayOpCount + 6);
-        step.op = static_cast<harness::OverlayOp>(pick < harness::kOverlayOpCount ? pick
-                                                  : pick % 2                       ? uint64_t{4}
-                                                                                   : uint64_t{9});
+        // Blocks, connections and block ends more often than the rest, so that blocks get written.
+        constexpr harness::OverlayOp kFavoured[] = {harness::OverlayOp::kBlock, harness::OverlayOp::kConnect,
+                                                    harness::OverlayOp::kEnd};
+        const uint64_t pick = rng.Below(harness::kOverlayOpCount + 18);
+        step.op = pick < harness::kOverlayOpCount ? static_cast<harness::OverlayOp>(pick) : kFavoured[pick % 3];
         step.arg = static_cast<uint8_t>(rng.Next());
         step.coin = static_cast<uint8_t>(rng.Next());
         step.overwrite = rng.Chance(50);
