@@ -37,6 +37,8 @@ class CheckedBaseView : public seam::CoinsView {
   // Outpoints of the last batch, in the order the cursor yielded them.
   const std::vector<OutPoint>& last_batch() const { return last_batch_; }
   size_t batches() const { return batches_; }
+  // A coin the base holds from the start, as a chainstate database does: no cache wrote it.
+  void Put(const OutPoint& outpoint, const Coin& coin) { coins_[outpoint] = coin; }
   // Reads of `outpoint` fail from now on (nullopt: none do).
   void FailReadsOf(std::optional<OutPoint> outpoint) { failing_ = std::move(outpoint); }
 
@@ -125,7 +127,8 @@ class CoinsStackModel {
   size_t Usage(int level) const;
   const std::vector<Key>& DirtyOrder(int level) const { return levels_[level].dirty_order; }
   const std::optional<Coin>& base(Key k) const { return base_[k]; }
-  // The base's coin at `k`, for a base that changed behind the model's back (a store after a power loss).
+  // The base's coin at `k`, for a base that changed behind the model's back (a store after a power loss) or
+  // holds coins from the start.
   void SetBase(Key k, std::optional<Coin> coin) { base_[k] = std::move(coin); }
   void SetBaseBestBlock(const Hash256& best) { base_best_ = best; }
 

@@ -37,8 +37,10 @@ std::string Describe(const std::vector<TxShape>& txs) {
     for (size_t j = 0; j < txs[i].inputs.size(); ++j) {
       const uint8_t s = txs[i].inputs[j];
       out += j ? " " : "";
-      out += s < 0x80 ? "f" + std::to_string(s % OverlayTester::kFunding)
-                      : "t" + std::to_string((s >> 2) & 7) + ":" + std::to_string(s & 3);
+      // "d" names an earlier transaction's input (a double spend) if the transaction has one before it.
+      out += s < 0x80              ? "f" + std::to_string(s % OverlayTester::kFunding)
+             : s >= 0xc0 && i > 0 ? "d" + std::to_string((s >> 2) & 7) + ":" + std::to_string(s & 3)
+                                  : "t" + std::to_string((s >> 2) & 7) + ":" + std::to_string(s & 3);
     }
     out += "] out " + std::to_string(txs[i].outputs) + "x coin " + std::to_string(txs[i].coin);
   }
@@ -69,6 +71,13 @@ OverlayTester::OverlayTester(int workers)
   model_.Push();                 // the tip
   model_.Push(/*peeks=*/true);  // the overlays
   for (const OutPoint& o : FundingOutpoints()) KeyOf(o);
+  // Every other funding coin is in the base from the start, as a chainstate's coins are, so that a block can
+  // spend one without a step funding it first.
+  for (Key k = 0; k < kFunding; k += 2) {
+    const Coin& coin = CoinTable()[k];
+    base_.Put(OutpointOf(k), coin);
+    model_.SetBase(k, coin);
+  }
 }
 
 OverlayTester::~OverlayTester() = default;
@@ -99,6 +108,9 @@ bool OverlayTester::BuildBlock(const std::vector<TxShape>& shapes) {
       OutPoint prevout;
       if (s < 0x80) {
         prevout = FundingOutpoints()[s % kFunding];
+      } else if (s >= 0xc0 && b.block.vtx.size() > 1) {
+        const std::vector<TxIn>& vin = b.block.vtx[1 + ((s >> 2) & 7) % (b.block.vtx.size() - 1)].vin;
+        prevout = vin[(s & 3) % vin.size()].prevout;
       } else {
         const size_t from = ((s >> 2) & 7) % b.txids.size();
         prevout = OutPoint{b.txids[from], static_cast<uint32_t>(s & 3)};

@@ -7,18 +7,17 @@
 // the queue the contract defines). Whichever overlay writes a block down, the tip must then hold what the
 // model says.
 //
-// A block is a coinbase and up to kMaxTxs transactions built from the input: inputs spend the funding
-// outpoints (present in the tip or the base, spent, or never there), outputs of earlier transactions of the
-// block (also past their last output), or the coinbase's; the same prevout may be spent twice. Their txids
-// are real (the reference's SHA-256 of their serialization), so the overlay's filter of in-block spends is
-// exercised. A transaction is connected as ConnectBlock does: HaveCoin of every input (the first miss makes
-// the block invalid), AccessCoin of each, SpendCoin of each (moved-out coin checked), AddCoin of each output
-// (possible_overwrite only for the coinbase). BIP30's lookups of a block's outputs are an operation of their
-// own. A block ends valid (best block set, Flush, then Reset as ConnectBlock's guard does: only when every
-// queued prevout was consumed, as Core assumes before it flushes) or invalid, or is abandoned part way
-// (Reset). The tip changes only between blocks, or through the fetching overlay's own Sync in the middle of
-// a block (the contract forbids changing an overlay's parent otherwise while it fetches): the overlay must
-// then answer from the tip as it is.
+// A block is a coinbase and up to kMaxTxs transactions built from the input: inputs spend the funding outpoints
+// (present in the tip or the base, which holds every other one from the start, spent, or never there), outputs of
+// earlier transactions of the block (also past their last output), or the coinbase's; the same prevout may be spent
+// twice. Their txids are real (the reference's SHA-256 of their serialization), so the overlay's filter of in-block
+// spends is exercised. A transaction is connected as ConnectBlock does: HaveCoin of every input (the first miss
+// makes the block invalid), AccessCoin of each, SpendCoin of each (moved-out coin checked), AddCoin of each output
+// (possible_overwrite only for the coinbase). BIP30's lookups of a block's outputs are an operation of their own. A
+// block ends valid (best block set, Flush, then Reset as ConnectBlock's guard does: only when every queued prevout
+// was consumed, as Core assumes before it flushes) or invalid, or is abandoned part way (Reset). The tip changes
+// only between blocks, or through the fetching overlay's own Sync in the middle of a block (the contract forbids
+// changing an overlay's parent otherwise while it fetches): the overlay must then answer from the tip as it is.
 //
 // Not modelled: timing (no result may depend on it: a data race is TSan's to report), the value rules of
 // CheckTxInputs, coin maturity, duplicate txids (each transaction's locktime is its block's number, so
@@ -52,7 +51,8 @@ namespace harness {
   X(kPeek, 7, "Peek", {kIndex})                  /* PeekCoin of any outpoint the input has named */                    \
   /* HaveCoin of every output of the block: a block recreating an unspent coin is invalid */                           \
   X(kBip30, 8, "Bip30", {0})                                                                                           \
-  X(kEnd, 9, "End", {kWriter})                   /* the rest of the block, then Flush and Reset if valid, Reset if not */ \
+  /* the rest of the block, then Flush and Reset if valid, Reset if not */                                             \
+  X(kEnd, 9, "End", {kWriter})                                                                                         \
   X(kAbandon, 10, "Abandon", {0})                /* Reset in the middle of a block */                                  \
   /* the fetching overlay syncs into the tip in the middle of a block; the other sits it out */                        \
   X(kSync, 11, "Sync", {0})                                                                                            \
@@ -63,17 +63,19 @@ namespace harness {
   X(kHaveInputs, 15, "HaveInputs", {kIndex, &Api::have_inputs})  /* HaveInputs of a transaction of the block */        \
   X(kEmplace, 16, "Emplace", {kIndex | kCoin, &Api::emplace})    /* EmplaceCoinInternalDANGER of a named outpoint */   \
   /* EstimateSize and GetHeadBlocks, which a cache forwards to its base */                                             \
-  X(kBaseReads, 17, "BaseReads", {0, &Api::backed_store_reads})                                                       \
+  X(kBaseReads, 17, "BaseReads", {0, &Api::backed_store_reads})                                                        \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_ENUM(OverlayOp, kOverlayOpCount, HARNESS_OVERLAY_OPS)
 
 // One transaction of a block, as the input chooses it.
 struct TxShape {
-  // Each input: below 0x80 the funding outpoint (value mod kFunding); else an output of an earlier
-  // transaction of the block (bits 2-4 choose it, mod the transactions before; 0 is the coinbase) whose
-  // index is bits 0-1 (possibly past its last output). A prevout repeated within the transaction is dropped
-  // (CheckBlock would reject it before ConnectBlock runs).
+  // Each input: below 0x80 the funding outpoint (value mod kFunding); from 0xc0, when an earlier transaction
+  // after the coinbase exists, the prevout of one of its inputs (bits 2-4 choose the transaction, bits 0-1
+  // the input, each mod their number): a double spend across the block, which only ConnectBlock catches;
+  // else an output of an earlier transaction of the block (bits 2-4 choose it, mod the transactions before;
+  // 0 is the coinbase) whose index is bits 0-1 (possibly past its last output). A prevout repeated within
+  // the transaction is dropped (CheckBlock would reject it before ConnectBlock runs).
   std::vector<uint8_t> inputs;
   uint8_t outputs = 1;  // 1 to kMaxOutputs
   uint8_t coin = 0;     // CoinTable() index of the first output's coin; the next ones follow it
@@ -88,7 +90,9 @@ struct OverlayOpSpec {
 struct OverlayStep {
   // `arg` as a funding outpoint, flush (1) or sync (0), an index, or which overlay writes; `coin`;
   // `overwrite`; `txs`.
-  enum Arg : uint8_t { kFunding = 1, kFlushOrSync = 2, kIndex = 4, kWriter = 8, kCoin = 16, kTxs = 32, kOverwrite = 64 };
+  enum Arg : uint8_t {
+    kFunding = 1, kFlushOrSync = 2, kIndex = 4, kWriter = 8, kCoin = 16, kTxs = 32, kOverwrite = 64
+  };
   using Api = seam::CoinsCacheApi;
   static constexpr OverlayOpSpec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_OVERLAY_OPS);
   // Whether `op` reads any of `args`.
