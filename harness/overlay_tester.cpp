@@ -53,7 +53,8 @@ std::string OverlayStep::ToString() const {
   std::string args;
   const auto add = [&args](const std::string& arg) { args += (args.empty() ? "" : ", ") + arg; };
   if (Reads(op, kFunding)) add("f" + std::to_string(arg % OverlayTester::kFunding));
-  if (Reads(op, kCoin)) add("coin=" + std::to_string(coin) + (Reads(op, kOverwrite) && overwrite ? ", possible_overwrite" : ""));
+  if (Reads(op, kCoin)) add("coin=" + std::to_string(coin));
+  if (Reads(op, kOverwrite) && overwrite) add("possible_overwrite");
   if (Reads(op, kFlushOrSync)) add(arg & 1 ? "flush" : "sync");
   if (Reads(op, kTxs)) add(Describe(txs));
   if (Reads(op, kIndex)) add(std::to_string(arg));
