@@ -154,13 +154,14 @@ std::string StructureError(const C& cache) {
     const auto& map = Open<C>::Map(cache);
     size_t usage = 0, flagged = 0;
     for (const auto& [outpoint, e] : map) {
-      const std::string at = FromCore(outpoint).ToString();
+      // Named only in a message: an outpoint's text costs more than the rest of the walk.
+      const auto at = [&outpoint] { return FromCore(outpoint).ToString(); };
       const bool spent = e.coin.IsSpent();
       // Core's states: unspent clean, DIRTY or DIRTY+FRESH; spent DIRTY; spent FRESH (not DIRTY) before
       // #33512, which no parent in this suite can make (it would hand up a spent coin).
-      if (e.IsFresh() && !e.IsDirty() && !spent) return "unspent FRESH entry without DIRTY at " + at;
-      if (spent && !e.IsDirty() && !e.IsFresh()) return "spent clean entry at " + at;
-      if (spent && e.IsDirty() && e.IsFresh()) return "spent DIRTY+FRESH entry at " + at;
+      if (e.IsFresh() && !e.IsDirty() && !spent) return "unspent FRESH entry without DIRTY at " + at();
+      if (spent && !e.IsDirty() && !e.IsFresh()) return "spent clean entry at " + at();
+      if (spent && e.IsDirty() && e.IsFresh()) return "spent DIRTY+FRESH entry at " + at();
       usage += e.coin.DynamicMemoryUsage();
       if (e.IsDirty() || e.IsFresh()) ++flagged;
     }
