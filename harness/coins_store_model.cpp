@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <optional>
+#include <string>
 
 #include "check.h"
 #include "obfuscation_ref.h"
@@ -34,8 +37,7 @@ bool Matches(const Script& s, std::initializer_list<int> pattern) {
 
 // The uncompressed key (65 bytes, 0x04 ‖ x ‖ y) of the point with x coordinate `x` (32 bytes) and y of
 // parity `odd`; nullopt if there is none (x not below the field prime, or x³ + 7 not a square).
-std::optional<std::string> RefRecoverKey(uint8_t odd, const std::string& x) {
-  const std::string compressed = std::string(1, static_cast<char>(2 + odd)) + x;
+std::optional<std::string> RecoverKey(const std::string& compressed) {
   secp256k1_pubkey point;
   if (!secp256k1_ec_pubkey_parse(secp256k1_context_static, &point,
                                  reinterpret_cast<const unsigned char*>(compressed.data()), compressed.size())) {
@@ -45,6 +47,18 @@ std::optional<std::string> RefRecoverKey(uint8_t odd, const std::string& x) {
   size_t size = key.size();
   secp256k1_ec_pubkey_serialize(secp256k1_context_static, reinterpret_cast<unsigned char*>(key.data()), &size, &point,
                                 SECP256K1_EC_UNCOMPRESSED);
+  return key;
+}
+
+// RecoverKey, remembered: the testers' scripts come from a small table, and the curve arithmetic was an eighth
+// of coins_db_flush's instructions. A pure function's answers, so no input sees another's state.
+std::optional<std::string> RefRecoverKey(uint8_t odd, const std::string& x) {
+  thread_local std::map<std::string, std::optional<std::string>> known;
+  std::string compressed = std::string(1, static_cast<char>(2 + odd)) + x;
+  if (const auto it = known.find(compressed); it != known.end()) return it->second;
+  if (known.size() >= 1024) known.clear();  // bounded, whatever scripts a caller brings
+  std::optional<std::string> key = RecoverKey(compressed);
+  known.emplace(std::move(compressed), key);
   return key;
 }
 
