@@ -51,6 +51,18 @@ class HashedTransaction {
   std::shared_ptr<const ::CTransaction> tx_;
 };
 
+// A block converted to Core's CBlock once (its transactions' hashes computed then), so that the overlays a
+// block is fetched by share one conversion: the form CoinsViewOverlay::StartFetching takes. Where the tree
+// has no overlay of Core's nothing fetches, and nothing is converted.
+class HashedBlock {
+ public:
+  explicit HashedBlock(const embedded::Block& block);
+  const std::shared_ptr<const ::CBlock>& core() const { return block_; }
+
+ private:
+  std::shared_ptr<const ::CBlock> block_;
+};
+
 // A Core CCoinsView over a CoinsView of this interface (core/coins_cache.cpp).
 class Bridge;
 // A Core CCoinsView that forwards to a cache's parent and records what each write hands it (core/coins_cache.cpp).
@@ -351,9 +363,10 @@ class CoinsViewOverlay : public CoinsViewCache {
   CoinsViewOverlay(CoinsView* parent, int workers);
   ~CoinsViewOverlay() override;
 
-  // Core's StartFetching of `block`, converted to a CBlock that the overlay keeps, with the ResetGuard Core
-  // returns, until Reset() (which drops the guard: Core's Reset) or Flush(). Requires: not fetching.
-  void StartFetching(const embedded::Block& block);
+  // Core's StartFetching of `block`, whose CBlock the overlay keeps, with the ResetGuard Core returns, until
+  // Reset() (which drops the guard: Core's Reset) or Flush(). Requires: not fetching.
+  void StartFetching(const HashedBlock& block);
+  void StartFetching(const embedded::Block& block) { StartFetching(HashedBlock(block)); }
   // Core's AllInputsConsumed(); true where the tree has no overlay.
   bool AllInputsConsumed() const;
   // Core's Flush (it stops the fetching first), then the guard is dropped as ConnectBlock's scope ends.

@@ -70,9 +70,13 @@ int CheckedWorkers(int workers) {
 // The block the fetchers read (Core keeps references into it) and the guard that resets the overlay as it
 // goes; the guard is declared last, so it goes first.
 struct CoinsViewOverlay::Fetch {
-  CBlock block;
+  std::shared_ptr<const CBlock> block;
   std::shared_ptr<void> guard;
 };
+
+HashedBlock::HashedBlock(const embedded::Block& block) {
+  if constexpr (kOverlayIsCores) block_ = std::make_shared<const CBlock>(ToCore(block));
+}
 
 CoinsViewOverlay::CoinsViewOverlay(CoinsView* parent, int workers)
     : CoinsViewCache(
@@ -81,11 +85,11 @@ CoinsViewOverlay::CoinsViewOverlay(CoinsView* parent, int workers)
 
 CoinsViewOverlay::~CoinsViewOverlay() { fetch_.reset(); }
 
-void CoinsViewOverlay::StartFetching(const embedded::Block& block) {
+void CoinsViewOverlay::StartFetching(const HashedBlock& block) {
   if (fetch_) throw std::logic_error("StartFetching: a block was started since the last Reset");
   fetch_ = std::make_unique<Fetch>();
-  fetch_->block = ToCore(block);
-  if constexpr (kOverlayIsCores) fetch_->guard = StartCoreFetching(core(), fetch_->block);
+  fetch_->block = block.core();
+  if constexpr (kOverlayIsCores) fetch_->guard = StartCoreFetching(core(), *fetch_->block);
 }
 
 bool CoinsViewOverlay::AllInputsConsumed() const {

@@ -313,8 +313,9 @@ bool OverlayTester::Apply(const OverlayStep& step) {
       if (!BuildBlock(step.txs)) return false;
       log_.Add(step);
       ++blocks_;
-      fetching_.StartFetching(block_->block);
-      serial_.StartFetching(block_->block);
+      const seam::HashedBlock block(block_->block);
+      fetching_.StartFetching(block);
+      serial_.StartFetching(block);
       CheckOverlays(std::nullopt, /*deep=*/false);
       return true;
     }

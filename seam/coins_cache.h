@@ -9,8 +9,8 @@
 // SanityCheck, DynamicMemoryUsage, GetCacheSize, GetDirtyCount, DirtyOrder), AddCoins (of a HashedTransaction:
 // a transaction whose txid is computed once, Core's CTransaction) and AccessByTxid,
 // CoinsViewErrorCatcher (AddReadErrCallback; a failed read below it runs the callbacks, then aborts) and
-// CoinsViewOverlay (constructed over a parent with 0..kMaxWorkers fetching threads; StartFetching,
-// AllInputsConsumed).
+// CoinsViewOverlay (constructed over a parent with 0..kMaxWorkers fetching threads; StartFetching of a block
+// or of a HashedBlock, which Core's flavor converts once for several overlays; AllInputsConsumed).
 //
 // Where the two subjects' contracts differ (docs/bitcoin-core.md, the differences table):
 //   ModelledUsage(cache)      the part of DynamicMemoryUsage() the reference model predicts (entries'
@@ -85,6 +85,7 @@ struct CoinsCacheApi {
 namespace seam {
 using core_adapter::AccessByTxid;
 using core_adapter::AddCoins;
+using core_adapter::HashedBlock;
 using core_adapter::HashedTransaction;
 using core_adapter::CacheEntry;
 using core_adapter::CoinsCachePair;
@@ -161,12 +162,21 @@ inline constexpr bool kExactStates = true;
 inline bool SpendOfSpentFails() { return false; }
 inline bool BatchWriteRefusesSpentFresh() { return false; }
 
+// A block as the overlays' StartFetching takes it. Core's is converted once for all the overlays that fetch
+// it; the embedded overlay takes the block itself, which must outlive the fetch.
+struct HashedBlock {
+  explicit HashedBlock(const embedded::Block& b) : block(b) {}
+  const embedded::Block& block;
+};
+
 // The embedded overlay with the seam's constructor: its pool comes from one per worker count, started once
 // per process (threads are what costs; they keep nothing between blocks).
 class CoinsViewOverlay : public embedded::CoinsViewOverlay {
  public:
   static constexpr int kMaxWorkers = 4;
   CoinsViewOverlay(CoinsView* parent, int workers) : embedded::CoinsViewOverlay(parent, Pool(workers)) {}
+  using embedded::CoinsViewOverlay::StartFetching;
+  void StartFetching(const HashedBlock& b) { StartFetching(b.block); }
 
  private:
   static std::shared_ptr<embedded::ThreadPool> Pool(int workers) {
