@@ -108,7 +108,7 @@ def write(review, r):
                f"after the step `{x.step or '(none)'}`:", "", "```", f"base: {x.base}", f"head: {x.head}", "```", ""]
 
     md += ["## 3. Focused fuzzing", "",
-           f"The head's `review-libfuzzer` build, {review.args.budget} s per target from its corpus (libFuzzer "
+           f"The head's `review-libfuzzer` build, {review.args.time} s per target from its corpus (libFuzzer "
            f"-seed={review.args.seed}), the targets of the components whose Core files the change touches and of "
            f"those that use them: {', '.join(r['targets']) or 'none'}.", ""]
     md += ["| target | executions | exec/s | new inputs | crashes |", "|---|---|---|---|---|"]
@@ -184,9 +184,9 @@ def write(review, r):
     (out / "report.md").write_text("\n".join(md) + "\n")
     summary = [f"review: {r['names']['head']}", f"  against {r['names']['base']}", ""]
     summary += [f"{q}\n  {a}" for q, a in verdict]
-    summary += ["", f"verdict: {'pass' if status == 0 else 'FAIL'}; report: {out / 'report.md'}"]
+    summary += ["", f"verdict: {'pass' if status == 0 else 'FAIL'}; report: report.md beside this summary"]
     (out / "summary.txt").write_text("\n".join(summary) + "\n")
-    print("\n".join(summary))
+    print("\n".join(summary[:-1] + [f"verdict: {'pass' if status == 0 else 'FAIL'}; report: {out / 'report.md'}"]))
     return status
 
 

@@ -5,6 +5,7 @@ A tool imports it with `sys.path.insert(0, <tools/>)` and `import suite`. Python
 """
 import argparse
 import functools
+import hashlib
 import json
 import os
 import re
@@ -84,6 +85,41 @@ def add_list(parser, flag, dest, help, metavar, aliases=()):
 
 def add_targets(parser, help="a fuzz target (repeatable, or comma-separated; default: every target)"):
     add_list(parser, "--target", "targets", help, "NAME")
+
+
+# ---- How recorded results name what a run used: never by this machine's paths.
+
+def shown_path(path):
+    """A path as a recorded result shows it: relative to the repository inside it, else `<its last part>`."""
+    path = Path(path).expanduser().resolve()
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return f"<{path.name}>"
+
+
+def shown_command(tool, argv):
+    """The command as run, each absolute path argument (alone or as a flag's `=` value) shown by shown_path."""
+    def show(arg):
+        flag, eq, value = arg.partition("=") if arg.startswith("-") else ("", "", arg)
+        return flag + eq + (shown_path(value) if Path(value).is_absolute() else value)
+    return " ".join([f"tools/{tool}", *map(show, argv)])
+
+
+def tree_name(path):
+    """A Bitcoin Core tree as a recorded result names it: by its commit (a git checkout; "+ local changes" when
+    its files differ from it), else by a digest of its src/ files, so that the name says what was built on any
+    machine."""
+    path = Path(path).expanduser().resolve()
+    git = lambda *a: subprocess.run(["git", "-C", str(path), *a], stdout=subprocess.PIPE,  # noqa: E731
+                                    stderr=subprocess.DEVNULL, text=True)
+    if (path / ".git").exists() and (head := git("rev-parse", "HEAD")).returncode == 0:
+        dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+        return f"{shown_path(path)} (commit {head.stdout.strip()[:12]}{' + local changes' if dirty else ''})"
+    digest = hashlib.sha256()
+    for f in sorted(p for p in (path / "src").rglob("*") if p.is_file()):
+        digest.update(str(f.relative_to(path)).encode() + b"\0" + f.read_bytes())
+    return f"{shown_path(path)} (no git history; sha256 of its src/ files {digest.hexdigest()[:12]})"
 
 
 # ---- The subject: the embedded one in src/ (default) or Bitcoin Core's classes from a source tree (--core).
@@ -210,6 +246,15 @@ def shared():
 def target_components():
     """{fuzz target: component name}."""
     return {t: c.name for c in components().values() for t in c.fuzz_targets}
+
+
+def check_target_names(names):
+    """Dies naming any of `names` that is no fuzz target of the manifest: before a tool builds anything, so a
+    typo costs no build. (A target the manifest has may still be off for a Core tree; the binary says.)"""
+    known = target_components()
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        die(f"unknown target(s): {', '.join(unknown)}; known targets: {', '.join(known)}")
 
 
 def core_file_components():
