@@ -28,37 +28,70 @@ def fuzz_crashes(review, fuzzing, binaries_base):
     return out
 
 
+def known_bug_changes(known):
+    """([known bugs present on the base and fixed on the head], [present on the head only])."""
+    fixed = [b for b, v in known["base"].items() if v == "present" and known["head"].get(b) == "fixed"]
+    brought = [b for b, v in known["head"].items() if v == "present" and known["base"].get(b) != "present"]
+    return fixed, brought
+
+
+def unanswered(review, *sections):
+    """"not answered: <why>" for the first of `sections` that could not be answered, else None."""
+    why = next((review.unanswered[x] for x in sections if x in review.unanswered), None)
+    return f"not answered: {why.splitlines()[0]}" if why else None
+
+
+def unanswered_block(review, section):
+    """The section's place in report.md when it could not be answered: the failing step and its first error
+    lines."""
+    return ([f"Not answered: {review.unanswered[section].splitlines()[0]}", "", "```"]
+            + review.unanswered[section].splitlines()[1:] + ["```", ""])
+
+
 def write(review, r):
     out = review.out
-    head_only, both, fixed, one_sided = regression(r["tests"])
-    crashes = fuzz_crashes(review, r["fuzzing"], out / "bin" / "base" / "fuzz")
+    tests = r["tests"]
+    head_only, both, fixed, one_sided = regression(tests) if tests else ([], [], [], [])
+    fuzzing = r["fuzzing"] or {}
+    crashes = fuzz_crashes(review, fuzzing, out / "bin" / "base" / "fuzz") if tests else []
     new_crashes = [c for c in crashes if not c[2]]
     diff = r["diff"]
     cov = r["coverage"]
-    hit = sum(1 for v in cov["by_line"].values() if v)
-    code = len(cov["by_line"])
+    hit = sum(1 for v in cov["by_line"].values() if v) if cov else 0
+    code = len(cov["by_line"]) if cov else 0
     changed_src = {f: lines for f, (lines, _) in review.lines.items()}
     manifest_files = set(suite.core_file_components())
     unreachable = sorted(f for f, lines in changed_src.items() if lines and f not in manifest_files)
     functions = suite.core_functions()
 
-    regress_ok = not head_only and not new_crashes
-    diff_ok = not diff["distinct"]
+    known = r["known"] if len(r["known"]) == 2 and None not in r["known"].values() else None
+    bugs_fixed, bugs_brought = known_bug_changes(known) if known else ([], [])
+
+    # The verdict counts what was measured: an unanswered section neither passes nor fails the head.
+    regress_ok = not head_only and not new_crashes and not bugs_brought
+    diff_ok = not diff or not diff["distinct"]
     status = 0 if regress_ok and diff_ok else 1
-    review.failures = head_only + [str(c[1]) for c in new_crashes] + [d["difference"].key() for d in diff["distinct"]]
+    review.failures = head_only + [f"known bug {b}" for b in bugs_brought] + [str(c[1]) for c in new_crashes] + (
+        [d["difference"].key() for d in diff["distinct"]] if diff else [])
 
     verdict = []
     verdict.append(("Does the head still satisfy every property?",
-                    ("yes" if regress_ok else "NO") + f": {len(r['tests']['head'])} tests on the head, "
-                    f"{len(head_only)} failing only there, {len(both)} failing on both (pre-existing); "
-                    f"focused fuzzing: {len(crashes)} crash(es), {len(new_crashes)} not on the base"))
+                    unanswered(review, "regression") or (
+                        ("yes" if regress_ok else "NO") + f": {len(tests['head'])} tests on the head, "
+                        f"{len(head_only)} failing only there, {len(both)} failing on both (pre-existing); "
+                        + (f"known bug(s) fixed by the head: {', '.join(bugs_fixed)}; " if bugs_fixed else "")
+                        + (f"known bug(s) the head brings: {', '.join(bugs_brought)}; " if bugs_brought else "") +
+                        "focused fuzzing: " + (unanswered(review, "focused fuzzing") or
+                                               f"{len(crashes)} crash(es), {len(new_crashes)} not on the base"))))
     verdict.append(("Does it behave exactly like the base?",
-                    ("yes" if diff_ok else "NO") + f": {sum(diff['counts'].values())} inputs of "
-                    f"{len(diff['counts'])} targets replayed on both, {diff['total']} differing in "
-                    f"{len(diff['distinct'])} distinct undeclared way(s)"))
+                    unanswered(review, "differential") or (
+                        ("yes" if diff_ok else "NO") + f": {sum(diff['counts'].values())} inputs of "
+                        f"{len(diff['counts'])} targets replayed on both, {diff['total']} differing in "
+                        f"{len(diff['distinct'])} distinct undeclared way(s)")))
     verdict.append(("Which changed lines did the tests execute?",
-                    f"{hit} of {code} changed code lines the suite's build holds ({pct(hit, code)}); changed files "
-                    f"no target of the suite reaches: {', '.join(unreachable) or 'none'}"))
+                    unanswered(review, "patch coverage") or (
+                        f"{hit} of {code} changed code lines the suite's build holds ({pct(hit, code)}); changed "
+                        f"files no target of the suite reaches: {', '.join(unreachable) or 'none'}")))
     speed = r["speed"]
     micro_rows, flush_rows = [], []
     if speed:
@@ -66,7 +99,7 @@ def write(review, r):
         flush_rows = [ratio_row(f"flush, -dbbatchsize {mib} MiB", {s: [x[0] for x in v] for s, v in t.items()})
                       for mib, t in sorted(speed["flush"].items())]
     if speed is None:
-        verdict.append(("Does it pay?", "not measured (--quick or --skip-speed)"))
+        verdict.append(("Does it pay?", unanswered(review, "speed") or "not measured (--quick or --skip-speed)"))
     elif not micro_rows and not flush_rows:
         verdict.append(("Does it pay?", "no benchmark covers the touched components"))
     else:
@@ -81,67 +114,88 @@ def write(review, r):
 
     md += ["## 1. Regression", "", "ctest in the suite's `review-test` build (`core-test` with coverage: unit properties, "
            "corpus replay, known-bug entries) of each tree.", ""]
-    md += [f"- failing on the head only: {', '.join(head_only) or 'none'}",
-           f"- failing on both (pre-existing, not the change's): {', '.join(both) or 'none'}",
-           f"- failing on the base only (fixed by the head): {', '.join(fixed) or 'none'}",
-           f"- on one side only (the trees' features differ): {', '.join(one_sided) or 'none'}", ""]
+    if tests:
+        md += [f"- failing on the head only: {', '.join(head_only) or 'none'}",
+               f"- failing on both (pre-existing, not the change's): {', '.join(both) or 'none'}",
+               f"- failing on the base only (fixed by the head): {', '.join(fixed) or 'none'}",
+               f"- known Bitcoin Core bugs (the suite's docs/core-bugs.md), each decided on each tree by "
+               f"running its input: fixed by the head: {', '.join(bugs_fixed) or 'none'}; present on the head "
+               f"only (a regression): {', '.join(bugs_brought) or 'none'}; present on both: "
+               + (", ".join(b for b, v in known["head"].items() if v == "present" and b not in bugs_brought)
+                  if known else "unknown") + ".",
+               f"- on one side only (the trees' features differ): {', '.join(one_sided) or 'none'}", ""]
+    else:
+        md += unanswered_block(review, "regression")
 
     md += ["## 2. Differential", "",
            "Every input of every corpus, and what the focused campaign found, replayed on both trees with the "
            "observation log (`SUITE_OBSERVE`): every step, every value a check compared, Core's memory figures, raw "
            "database records, block positions. Records tied to a Core change the trees answer differently are "
            "declared differences and not compared.", ""]
-    changes = {k: v for k, v in r["answers"].items() if len(set(v)) > 1}
-    md += [f"Features the trees answer differently (declared): "
-           + (", ".join(f"`{k}` {v[0]} → {v[1]}" for k, v in sorted(changes.items())) or "none"), ""]
-    if diff["one_sided"]:
-        md += [f"Targets on one side only (not compared): {', '.join(diff['one_sided'])}", ""]
-    md += ["| target | inputs |", "|---|---|"] + [f"| {t} | {n} |" for t, n in sorted(diff["counts"].items())] + [""]
-    if not diff["distinct"]:
-        md += ["No undeclared difference.", ""]
-    for d in diff["distinct"]:
-        x = d["difference"]
-        md += [f"### {x.target}: differs at `{x.base.split(': ', 1)[0]}`", "",
-               f"{d['inputs']} input(s) differ this way; the smallest{', minimised' if d['minimised'] else ''}: "
-               f"`{d['data'].hex()[:200]}` "
-               f"({len(d['data'])} bytes, `{d['input'].relative_to(out)}`). First differing record, #{x.index}, "
-               f"after the step `{x.step or '(none)'}`:", "", "```", f"base: {x.base}", f"head: {x.head}", "```", ""]
+    if diff:
+        changes = {k: v for k, v in r["answers"].items() if len(set(v)) > 1}
+        md += [f"Features the trees answer differently (declared): "
+               + (", ".join(f"`{k}` {v[0]} → {v[1]}" for k, v in sorted(changes.items())) or "none"), ""]
+        if diff["one_sided"]:
+            md += [f"Targets on one side only (not compared): {', '.join(diff['one_sided'])}", ""]
+        md += ["| target | inputs |", "|---|---|"] + [f"| {t} | {n} |" for t, n in sorted(diff["counts"].items())] + [""]
+        for bug, n in sorted(diff.get("known_bugs", {}).items()):
+            md += [f"Explained by the known bug {bug}, which one tree has and the other not (declared): {n} "
+                   "differing input(s), each failing the bug's known way on the tree that has it, its check on.", ""]
+        if not diff["distinct"]:
+            md += ["No undeclared difference.", ""]
+        for d in diff["distinct"]:
+            x = d["difference"]
+            md += [f"### {x.target}: differs at `{x.base.split(': ', 1)[0]}`", "",
+                   f"{d['inputs']} input(s) differ this way; the smallest{', minimised' if d['minimised'] else ''}: "
+                   f"`{d['data'].hex()[:200]}` "
+                   f"({len(d['data'])} bytes, `{d['input'].relative_to(out)}`). First differing record, #{x.index}, "
+                   f"after the step `{x.step or '(none)'}`:", "", "```", f"base: {x.base}", f"head: {x.head}", "```", ""]
+    else:
+        md += unanswered_block(review, "differential")
 
     md += ["## 3. Focused fuzzing", "",
            f"The head's `review-libfuzzer` build, {review.args.time} s per target from its corpus (libFuzzer "
            f"-seed={review.args.seed}), the targets of the components whose Core files the change touches and of "
            f"those that use them: {', '.join(r['targets']) or 'none'}.", ""]
-    md += ["| target | executions | exec/s | new inputs | crashes |", "|---|---|---|---|---|"]
-    for t, x in r["fuzzing"].items():
-        md.append(f"| {t} | {x['execs']} | {x['exec_s']} | {x['found']} | {len(x['crashes'])} |")
-    for t, c, on_base in crashes:
-        md.append(f"\n- {t}: `{c.name}` ({'fails on the base too: pre-existing' if on_base else 'passes on the base: a regression'})")
-    md.append("")
+    if r["fuzzing"] is not None:
+        md += ["| target | executions | exec/s | new inputs | crashes |", "|---|---|---|---|---|"]
+        for t, x in r["fuzzing"].items():
+            md.append(f"| {t} | {x['execs']} | {x['exec_s']} | {x['found']} | {len(x['crashes'])} |")
+        for t, c, on_base in crashes:
+            why = "fails on the base too: pre-existing" if on_base else "passes on the base: a regression"
+            md.append(f"\n- {t}: `{c.name}` ({why})")
+        md.append("")
+    else:
+        md += unanswered_block(review, "focused fuzzing")
 
     md += ["## 4. Patch coverage", "",
            "Changed lines of the head (a line diff of the two trees) that are code in the suite's build, executed "
            "or not by the head's replay of step 2 (every corpus and the focused campaign's finds).", ""]
-    md += ["| file | changed lines | code lines | executed |", "|---|---|---|---|"]
-    for f, lines in sorted(changed_src.items()):
-        rows = [k for k in cov["by_line"] if k[0] == f]
-        n_hit = sum(1 for k in rows if cov["by_line"][k])
-        removed = review.lines[f][1]
-        note = f" (and {removed} removed)" if removed else ""
-        md.append(f"| `{f}` | {len(lines)}{note} | {len(rows)} | {n_hit} ({pct(n_hit, len(rows))}) |")
-    md += ["", "Per target (changed code lines executed):", "", "| target | executed |", "|---|---|"]
-    for t, counts in sorted(cov["per_target"].items()):
-        n = sum(1 for v in counts.values() if v)
-        if n:
-            md.append(f"| {t} | {n} |")
-    missed = sorted(k for k, v in cov["by_line"].items() if not v)
-    md += ["", f"Changed code lines no input executed ({len(missed)}):", ""]
-    if missed:
-        md.append("```")
-        for f, n in missed:
-            src = (review.trees["head"] / f).read_text(errors="replace").splitlines()[n - 1]
-            md.append(f"{f}:{n}: {src.strip()[:120]}")
-        md.append("```")
-    md.append("")
+    if cov:
+        md += ["| file | changed lines | code lines | executed |", "|---|---|---|---|"]
+        for f, lines in sorted(changed_src.items()):
+            rows = [k for k in cov["by_line"] if k[0] == f]
+            n_hit = sum(1 for k in rows if cov["by_line"][k])
+            removed = review.lines[f][1]
+            note = f" (and {removed} removed)" if removed else ""
+            md.append(f"| `{f}` | {len(lines)}{note} | {len(rows)} | {n_hit} ({pct(n_hit, len(rows))}) |")
+        md += ["", "Per target (changed code lines executed):", "", "| target | executed |", "|---|---|"]
+        for t, counts in sorted(cov["per_target"].items()):
+            n = sum(1 for v in counts.values() if v)
+            if n:
+                md.append(f"| {t} | {n} |")
+        missed = sorted(k for k, v in cov["by_line"].items() if not v)
+        md += ["", f"Changed code lines no input executed ({len(missed)}):", ""]
+        if missed:
+            md.append("```")
+            for f, n in missed:
+                src = (review.trees["head"] / f).read_text(errors="replace").splitlines()[n - 1]
+                md.append(f"{f}:{n}: {src.strip()[:120]}")
+            md.append("```")
+        md.append("")
+    else:
+        md += unanswered_block(review, "patch coverage")
     for f in sorted(changed_src):
         if f in functions and changed_src[f]:
             md.append(f"- `{f}`: the suite drives only `{functions[f]}` of this file (seam/components.json); its other "
@@ -152,7 +206,9 @@ def write(review, r):
     md.append("")
 
     md += ["## 5. Speed", ""]
-    if speed is None:
+    if speed is None and "speed" in review.unanswered:
+        md += unanswered_block(review, "speed")
+    elif speed is None:
         md += ["Not measured in this run (--quick or --skip-speed).", ""]
     else:
         md += [f"Base and head alternate, {review.args.repetitions} repetitions (base first, then head first, "

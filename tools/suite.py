@@ -257,6 +257,28 @@ def check_target_names(names):
         die(f"unknown target(s): {', '.join(unknown)}; known targets: {', '.join(known)}")
 
 
+# A row of harness/known_bugs.h: X(kEnumerator, "name", "target", "input hex", "failure regex", ...).
+KNOWN_BUG_ROW = re.compile(r'X\(k[A-Za-z]+, "([a-z_]+)", "([a-z_]+)", "[0-9a-f]*",[\s\\]*"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass
+class KnownBug:
+    name: str
+    target: str
+    failure: re.Pattern  # what its input's failure prints
+
+
+@functools.cache
+def known_bugs():
+    """The known Bitcoin Core bugs of harness/known_bugs.h, in its order."""
+    text = (ROOT / "harness" / "known_bugs.h").read_text()
+    bugs = [KnownBug(m[1], m[2], re.compile(m[3].encode().decode("unicode_escape")))
+            for m in KNOWN_BUG_ROW.finditer(text)]
+    if len(bugs) != len(re.findall(r"^\s*X\(k", text, re.M)):
+        die("harness/known_bugs.h: a row of HARNESS_KNOWN_BUGS is not in the form tools/suite.py reads")
+    return bugs
+
+
 def core_file_components():
     """{Bitcoin Core file: component name}, the files in manifest order."""
     return {f: c.name for c in components().values() for f in c.core_files}
