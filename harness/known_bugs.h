@@ -34,7 +34,8 @@ enum class KnownBugVerdict : uint8_t {
   kFixed,          // its input passes (or fails some other way, which its check then reports)
 };
 
-// Whether a check that `bug` fails runs here (see above). Decides the verdict on first use.
+// Whether a check that `bug` fails runs here (see above). Decides the verdict on first use. When it does not,
+// the observation log (harness/observe.h) gets a record `known bug skipped: <name>`.
 bool KnownBugCheckRuns(KnownBug bug);
 // The verdict, decided on first use by running the bug's input in a child process (see SetTargetRunner).
 KnownBugVerdict DecideKnownBug(KnownBug bug);
