@@ -141,7 +141,8 @@ def write(review, r):
         md += ["| target | inputs |", "|---|---|"] + [f"| {t} | {n} |" for t, n in sorted(diff["counts"].items())] + [""]
         for bug, n in sorted(diff.get("known_bugs", {}).items()):
             md += [f"Explained by the known bug {bug}, which one tree has and the other not (declared): {n} "
-                   "differing input(s), each failing the bug's known way on the tree that has it, its check on.", ""]
+                   "differing input(s), on each of which the tree that has it skipped a step or check because of "
+                   "it, or failed its known way with its check on.", ""]
         if not diff["distinct"]:
             md += ["No undeclared difference.", ""]
         for d in diff["distinct"]:
