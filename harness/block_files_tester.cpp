@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "check.h"
+#include "observe.h"
 #include "seam/types.h"
 #include "seam/file_io.h"
 #include "seam/obfuscation.h"
@@ -149,6 +150,8 @@ void CheckReader(const FramingCase& c, std::span<const uint8_t> plain, const std
   // A subject with a fixed limit (seam::kRecordLimitIsParameter false) is held to that limit.
   const uint32_t max_size = seam::kRecordLimitIsParameter ? c.max_size : seam::kMaxRecordSize;
   if (!c.undo && seam::kPartialBlockReads && !c.parts.empty()) {
+    // Only a tree with partial reads (Core #33657) gets here: what this block records is tied to that change.
+    const observe::ChangeScope tag("raw_block_part");
     // The records the reader below reaches, the one it stops at included, and those the case built.
     std::vector<uint64_t> positions;
     for (uint64_t at = c.prefix; at < plain.size();) {

@@ -139,6 +139,7 @@ void CoinsStackModel::Reset(int level) {
   const bool peeks = levels_[level].peeks;
   levels_[level] = Level{};
   levels_[level].peeks = peeks;
+  levels_[level].was_reset = true;
 }
 
 void CoinsStackModel::Uncache(int level, Key k) {

@@ -78,6 +78,8 @@ class CoinsStackModel {
   void Pop() { levels_.pop_back(); }
   // Empties `level` without writing anything down; it has no best block of its own afterwards.
   void Reset(int level);
+  // Whether `level` was Reset since it was pushed.
+  bool WasReset(int level) const { return levels_[level].was_reset; }
 
   // Reads at `level` (0 = lowest cache; -1 = the base) without caching anything.
   std::optional<Coin> Peek(int level, Key k) const;
@@ -139,6 +141,7 @@ class CoinsStackModel {
     std::vector<Key> dirty_order;
     std::optional<Hash256> best;
     bool peeks = false;
+    bool was_reset = false;
   };
   ModelEntry& Insert(Level& l, Key k, ModelEntry e);
   void MarkDirty(Level& l, Key k, ModelEntry& e);

@@ -65,6 +65,12 @@ std::string OneLine(std::string_view value) {
   return out;
 }
 
+// The change of the innermost ChangeScope of this thread, or nullptr.
+thread_local const char* t_change = nullptr;
+
+// "[change] " for a record made inside a ChangeScope, else "".
+std::string Tag() { return t_change == nullptr ? std::string() : Concat("[", t_change, "] "); }
+
 }  // namespace
 
 const bool g_on = TheLog().fd >= 0;
@@ -80,11 +86,11 @@ void BeginInput(std::string_view name) {
 }
 
 void Record(std::string_view label, std::string_view value) {
-  if (On()) TheLog().Line(label, ": ", OneLine(value), "");
+  if (On()) TheLog().Line(Tag(), label, ": ", OneLine(value));
 }
 
 void RecordCheck(const char* file, int line, const char* expression, std::string_view value) {
-  if (On()) TheLog().Line(Concat(RepositoryPath(file), ":", line, " "), expression, ": ", OneLine(value));
+  if (On()) TheLog().Line(Concat(Tag(), RepositoryPath(file), ":", line, " "), expression, ": ", OneLine(value));
 }
 
 void FlushBeforeDeath() {
@@ -101,6 +107,9 @@ void FlushBeforeDeath() {
 void RecordChange(std::string_view change, std::string_view label, std::string_view value) {
   if (On()) TheLog().Line("[" + std::string(change) + "] ", label, ": ", OneLine(value));
 }
+
+ChangeScope::ChangeScope(const char* change) : previous_(t_change) { t_change = change; }
+ChangeScope::~ChangeScope() { t_change = previous_; }
 
 HARNESS_NO_FUZZ_COVERAGE_END
 }  // namespace harness::observe

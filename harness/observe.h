@@ -11,7 +11,7 @@
 // difference the suite declares.
 //
 // Format, one record a line: `input <name>` starts an input; `<label>: <value>`, or `[<change>] <label>:
-// <value>` for a value tied to a change.
+// <value>` for a value tied to a change (HARNESS_OBSERVE_CHANGE for one record, ChangeScope for a block).
 #pragma once
 
 #include <string_view>
@@ -24,6 +24,19 @@ namespace harness::observe {
 // The records that follow are the input `name`'s (the replay driver calls it before each input).
 void BeginInput(std::string_view name);
 void RecordChange(std::string_view change, std::string_view label, std::string_view value);
+// While one lives, every record its thread makes (steps and checked values included) is tied to `change`, a
+// change row of core/features.h: for code whose records as a whole depend on which form of the change the
+// tree has (a check only one form allows, steps only one form runs). Innermost wins. `change` is a literal.
+class ChangeScope {
+ public:
+  explicit ChangeScope(const char* change);
+  ~ChangeScope();
+  ChangeScope(const ChangeScope&) = delete;
+  ChangeScope& operator=(const ChangeScope&) = delete;
+
+ private:
+  const char* previous_;
+};
 // Writes what is buffered, for a process that is about to die (a failed check's abort, a sanitizer report):
 // the failing input's records up to its failure reach the log. Best effort, without locking.
 void FlushBeforeDeath();

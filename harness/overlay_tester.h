@@ -33,6 +33,7 @@
 
 #include "check.h"
 #include "coins_model.h"
+#include "observe.h"
 #include "op_list.h"
 #include "seam/coins_cache.h"
 
@@ -147,6 +148,10 @@ class OverlayTester {
     bool invalid = false;
     std::vector<Key> queue;
     size_t taken = 0;
+    // Whether the fetching overlay fetches ahead here: threads, and a subject whose overlay fetches at all
+    // (seam::kOverlayPrefetches). The queue and `taken` are kept either way, so that every subject knows
+    // where one of the other kind would decide otherwise.
+    bool fetches_ahead = false;
     // The fetching overlay synced into the tip: from then on the contract says nothing of its queue, and
     // the overlay without threads (which did not sync) is left out until the block ends.
     bool synced = false;
@@ -156,6 +161,9 @@ class OverlayTester {
   std::optional<Key> KeyOf(const OutPoint& o);
   const OutPoint& OutpointOf(Key k) const { return outpoints_[k]; }
   bool BuildBlock(const std::vector<TxShape>& txs);
+  // Whether the block's queued prevouts were all taken in order, as the fetching overlay must answer; true
+  // where it fetches nothing ahead.
+  bool Consumed() const { return !block_ || !block_->fetches_ahead || block_->taken == block_->queue.size(); }
   // The model's fetch at the overlay level, advancing the queue as a cache miss does.
   const ModelEntry* Fetch(Key k);
   // kGet, kInCache, kUncache, kEmplace on the outpoint `step` names, on the overlays and the model.
@@ -187,6 +195,11 @@ class OverlayTester {
   uint8_t blocks_ = 0;  // blocks started: the coinbase's scriptSig and the height
   size_t blocks_written_ = 0;
   OpLog<OverlayStep> log_;
+  // Set at the end of a block whose fate depends on whether the overlay fetches ahead (Core's
+  // CoinsViewOverlay, #34165 #35295): a block with threads that synced, or whose queue was not taken in
+  // order, is dropped where the overlay fetches and written where it does not; every later record of the
+  // input is then tied to that change.
+  std::optional<observe::ChangeScope> after_fetch_dependent_end_;
 };
 
 }  // namespace harness
