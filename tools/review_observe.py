@@ -89,6 +89,30 @@ def declared(record, answers):
     return bool(m) and len(set(answers.get(m[1], (None, None)))) > 1
 
 
+# A change row of core/*_features.h: X(name, change, "<pull requests>", ...
+CHANGE_ROW_RE = re.compile(r'X\((\w+),\s*change,\s*"([^"]*)"')
+
+
+def change_rows():
+    """{change row: the pull requests it names} from the suite's core/*_features.h."""
+    return {m[1]: m[2] for f in sorted((suite.ROOT / "core").glob("*_features.h"))
+            for m in CHANGE_ROW_RE.finditer(f.read_text())}
+
+
+def declared_changes(base, head, answers):
+    """The changes whose records differ between one input's two logs, among those the trees answer differently:
+    what the input shows of each declared change."""
+    def tagged(records):
+        out = {}
+        for r in records:
+            m = CHANGE_RE.match(r)
+            if m and declared(r, answers):
+                out.setdefault(m[1], []).append(r)
+        return out
+    b, h = tagged(base), tagged(head)
+    return sorted(c for c in b.keys() | h.keys() if b.get(c) != h.get(c))
+
+
 @dataclass
 class Difference:
     target: str

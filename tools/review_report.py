@@ -3,6 +3,8 @@ summary.txt, and a plot per speed measurement. Returns the exit status the verdi
 import statistics
 import subprocess
 
+import review_observe
+import review_speed
 import suite
 
 SIDES = ("base", "head")
@@ -91,36 +93,43 @@ def write(review, r):
     verdict.append(("Which changed lines did the tests execute?",
                     unanswered(review, "patch coverage") or (
                         f"{hit} of {code} changed code lines the suite's build holds ({pct(hit, code)}); changed "
-                        f"files no target of the suite reaches: {', '.join(unreachable) or 'none'}")))
+                        f"files no target of the suite reaches: {listed(unreachable)}")))
     speed = r["speed"]
     micro_rows, flush_rows = [], []
     if speed:
-        micro_rows = [ratio_row(n, t) for n, t in sorted(speed["bench_bitcoin"].items())]
-        flush_rows = [ratio_row(f"flush, -dbbatchsize {mib} MiB", {s: [x[0] for x in v] for s, v in t.items()})
+        micro_rows = [review_speed.row(n, t, speed["instructions"].get(n))
+                      for n, t in sorted(speed["bench_bitcoin"].items())]
+        flush_rows = [review_speed.row(f"flush, -dbbatchsize {mib} MiB", {s: [x[0] for x in v] for s, v in t.items()})
                       for mib, t in sorted(speed["flush"].items())]
     if speed is None:
         verdict.append(("Does it pay?", unanswered(review, "speed") or "not measured (--quick or --skip-speed)"))
     elif not micro_rows and not flush_rows:
         verdict.append(("Does it pay?", "no benchmark covers the touched components"))
     else:
-        verdict.append(("Does it pay?", "; ".join(f"{n} head/base {x:.3f} ({v})" for n, _, _, x, _, v in
-                                                    micro_rows + flush_rows)))
+        verdict.append(("Does it pay?", "; ".join(
+            f"{w.name} head/base {w.ratio:.3f}" + (f", instructions {w.instr_ratio:.3f}" if w.instr_ratio else "")
+            + f" ({w.verdict})" for w in micro_rows + flush_rows)))
 
     md = [f"# Review: {r['names']['head']} against {r['names']['base']}", "",
           f"Command: `{r['command']}`  ", f"Machine: {r['machine']}  ",
           f"Date: {r['started']:%Y-%m-%d %H:%M} UTC  ", f"Verdict: **{'pass' if status == 0 else 'FAIL'}** (exit status {status})", ""]
     md += ["| question | answer |", "|---|---|"] + [f"| {q} | {a} |" for q, a in verdict] + [""]
-    md += [f"Files differing: {len(review.changed)}: " + ", ".join(f"`{f}` ({s})" for f, s in review.changed.items()), ""]
+    md += [files_differing(review.changed, manifest_files), ""]
 
     md += ["## 1. Regression", "", "ctest in the suite's `review-test` build (`core-test` with coverage: unit properties, "
            "corpus replay, known-bug entries) of each tree.", ""]
+    def brought_how(bug):
+        # Not applicable on the base: the code the bug lives in came with the change.
+        return bug + (" (the base has not the code it is in: the change brought both)"
+                      if known["base"].get(bug) == "not applicable" else "")
+
     if tests:
         md += [f"- failing on the head only: {', '.join(head_only) or 'none'}",
                f"- failing on both (pre-existing, not the change's): {', '.join(both) or 'none'}",
                f"- failing on the base only (fixed by the head): {', '.join(fixed) or 'none'}",
                f"- known Bitcoin Core bugs (the suite's docs/core-bugs.md), each decided on each tree by "
                f"running its input: fixed by the head: {', '.join(bugs_fixed) or 'none'}; present on the head "
-               f"only (a regression): {', '.join(bugs_brought) or 'none'}; present on both: "
+               f"only (a regression): {', '.join(map(brought_how, bugs_brought)) or 'none'}; present on both: "
                + (", ".join(b for b, v in known["head"].items() if v == "present" and b not in bugs_brought)
                   if known else "unknown") + ".",
                f"- on one side only (the trees' features differ): {', '.join(one_sided) or 'none'}", ""]
@@ -134,8 +143,17 @@ def write(review, r):
            "declared differences and not compared.", ""]
     if diff:
         changes = {k: v for k, v in r["answers"].items() if len(set(v)) > 1}
-        md += [f"Features the trees answer differently (declared): "
-               + (", ".join(f"`{k}` {v[0]} → {v[1]}" for k, v in sorted(changes.items())) or "none"), ""]
+        prs = review_observe.change_rows()
+        by_change = diff.get("by_change", {})
+        if not changes:
+            md += ["Bitcoin Core changes the trees answer differently (core/*_features.h): none.", ""]
+        else:
+            md += [f"Bitcoin Core changes the trees answer differently (core/*_features.h): {len(changes)}; the "
+                   "records tied to them are declared differences. Inputs whose records of a change differ:", "",
+                   "| change | pull requests | base → head | inputs differing there |", "|---|---|---|---|"]
+            md += [f"| `{k}` | {prs.get(k, '')} | {v[0]} → {v[1]} | "
+                   + (", ".join(f"{t} {n}" for t, n in sorted(by_change.get(k, {}).items())) or "none") + " |"
+                   for k, v in sorted(changes.items())] + [""]
         if diff["one_sided"]:
             md += [f"Targets on one side only (not compared): {', '.join(diff['one_sided'])}", ""]
         md += ["| target | inputs |", "|---|---|"] + [f"| {t} | {n} |" for t, n in sorted(diff["counts"].items())] + [""]
@@ -175,12 +193,18 @@ def write(review, r):
            "or not by the head's replay of step 2 (every corpus and the focused campaign's finds).", ""]
     if cov:
         md += ["| file | changed lines | code lines | executed |", "|---|---|---|---|"]
+        codeless = 0
         for f, lines in sorted(changed_src.items()):
             rows = [k for k in cov["by_line"] if k[0] == f]
+            if not rows and len(changed_src) > FILES_SHOWN:
+                codeless += 1  # a long change: only the files with code in the suite's build get a row
+                continue
             n_hit = sum(1 for k in rows if cov["by_line"][k])
             removed = review.lines[f][1]
             note = f" (and {removed} removed)" if removed else ""
             md.append(f"| `{f}` | {len(lines)}{note} | {len(rows)} | {n_hit} ({pct(n_hit, len(rows))}) |")
+        if codeless:
+            md += ["", f"{codeless} more changed files have no code line in the suite's build."]
         md += ["", "Per target (changed code lines executed):", "", "| target | executed |", "|---|---|"]
         for t, counts in sorted(cov["per_target"].items()):
             n = sum(1 for v in counts.values() if v)
@@ -189,11 +213,12 @@ def write(review, r):
         missed = sorted(k for k, v in cov["by_line"].items() if not v)
         md += ["", f"Changed code lines no input executed ({len(missed)}):", ""]
         if missed:
-            md.append("```")
-            for f, n in missed:
-                src = (review.trees["head"] / f).read_text(errors="replace").splitlines()[n - 1]
-                md.append(f"{f}:{n}: {src.strip()[:120]}")
-            md.append("```")
+            lines = [f"{f}:{n}: {(review.trees['head'] / f).read_text(errors='replace').splitlines()[n - 1].strip()[:120]}"
+                     for f, n in missed]
+            (out / "unexecuted.txt").write_text("\n".join(lines) + "\n")
+            md += ["```"] + lines[:MISSED_SHOWN] + ["```"]
+            if len(lines) > MISSED_SHOWN:
+                md.append(f"The first {MISSED_SHOWN}; all {len(lines)} are in unexecuted.txt beside this report.")
         md.append("")
     else:
         md += unanswered_block(review, "patch coverage")
@@ -214,25 +239,34 @@ def write(review, r):
     else:
         md += [f"Base and head alternate, {review.args.repetitions} repetitions (base first, then head first, "
                "alternately); the ratio head/base is taken per repetition, its median reported with its range over "
-               "the repetitions. A range that includes 1, or a distance from 1 no larger than the base's own spread "
-               "over its repetitions ((max − min) / median), is within noise.", ""]
+               "the repetitions. *Resolves* is the smallest change this run can tell from the machine: the largest "
+               "difference between two consecutive runs of the same code (base after base, head after head). "
+               "Instructions are callgrind's count of one iteration of the benchmark (inside nanobench's run, "
+               f"{review_speed.INSTRUCTION_RUNS} runs per side), which repeats exactly whatever the machine does; "
+               f"a difference of instructions under {review_speed.INSTRUCTION_FLOOR:.1%}, or under their own "
+               "spread, is none. A change is beyond noise when the wall time moves farther than the run resolves "
+               "(its range excluding 1) and the instruction counts agree; a wall-time move with equal instruction "
+               "counts is the machine's, or time outside the CPU's instructions (the ratio stays in the table).",
+               ""]
     if micro_rows:
         md += ["Bitcoin Core's bench_bitcoin (Release), the touched components' benchmarks; median time per "
-               "operation:", "", "| benchmark | base | head | head/base | range | verdict |", "|---|---|---|---|---|---|"]
-        md += [f"| {n} | {fmt_time(b)} | {fmt_time(h)} | {x:.3f} | {lo:.3f}–{hi:.3f} | {v} |"
-               for n, b, h, x, (lo, hi), v in micro_rows]
+               "operation:", "", "| benchmark | base | head | head/base | range | resolves | instructions base | "
+               "head/base | verdict |", "|---|---|---|---|---|---|---|---|---|"]
+        md += [f"| {w.name} | {fmt_time(w.base)} | {fmt_time(w.head)} | {w.ratio:.3f} | {w.low:.3f}–{w.high:.3f} | "
+               f"±{w.resolution:.1%} | " + (f"{w.instr_base:,.0f} | {w.instr_ratio:.4f} | " if w.instr_ratio else
+                                           "not counted | — | ") + f"{w.verdict} |" for w in micro_rows]
         md += ["", "![bench_bitcoin](speed.png)", ""]
         plot_ratios(out / "speed.png", micro_rows)
     if flush_rows:
         md += [f"The suite's flush sweep (bench_flush, core-bench preset) on Core's CCoinsViewDB on disk: a cache of "
                f"{review.args.flush_coins} new coins flushed into a fresh database, one child process per flush; "
-               "flush time and peak RSS:", "",
-               "| -dbbatchsize | base | head | head/base | range | verdict | peak MiB base | peak MiB head |",
-               "|---|---|---|---|---|---|---|---|"]
-        for (n, b, h, x, (lo, hi), v), (mib, t) in zip(flush_rows, sorted(speed["flush"].items())):
+               "flush time and peak RSS (wall time only: its cost is the disk's):", "",
+               "| -dbbatchsize | base | head | head/base | range | resolves | verdict | peak MiB base | peak MiB head |",
+               "|---|---|---|---|---|---|---|---|---|"]
+        for w, (mib, t) in zip(flush_rows, sorted(speed["flush"].items())):
             peaks = {s: statistics.median(p for _, p in t[s]) for s in SIDES}
-            md.append(f"| {mib} MiB | {fmt_time(b)} | {fmt_time(h)} | {x:.3f} | {lo:.3f}–{hi:.3f} | {v} | "
-                      f"{peaks['base']:.0f} | {peaks['head']:.0f} |")
+            md.append(f"| {mib} MiB | {fmt_time(w.base)} | {fmt_time(w.head)} | {w.ratio:.3f} | {w.low:.3f}–{w.high:.3f} "
+                      f"| ±{w.resolution:.1%} | {w.verdict} | {peaks['base']:.0f} | {peaks['head']:.0f} |")
         md += ["", "![flush](flush.png)", ""]
         plot_flush(out / "flush.png", speed["flush"])
 
@@ -247,17 +281,30 @@ def write(review, r):
     return status
 
 
-def ratio_row(name, times):
-    """(name, base median, head median, head/base, (lowest, highest) ratio, verdict) of one benchmark."""
-    base, head = times["base"], times["head"]
-    ratios = [h / b for b, h in zip(base, head)]
-    r = statistics.median(ratios)
-    low, high = min(ratios), max(ratios)
-    # Noise: a ratio whose range over the repetitions includes 1, or whose distance from 1 is within the base's
-    # own spread over its repetitions (how much the same code moved), is not a change.
-    spread = (max(base) - min(base)) / statistics.median(base)
-    verdict = "within noise" if low <= 1.0 <= high or abs(r - 1) <= spread else ("faster" if r < 1 else "slower")
-    return name, statistics.median(base), statistics.median(head), r, (low, high), verdict
+# How many unexecuted changed lines the report shows; how many differing files it names beyond the components'.
+MISSED_SHOWN = 200
+FILES_SHOWN = 40
+
+
+def files_differing(changed, manifest_files):
+    """The report's line of differing files: every one when few, else the components' files and a count."""
+    def name(f):
+        return f"`{f}` ({changed[f]})"
+    if len(changed) <= FILES_SHOWN:
+        return f"Files differing: {len(changed)}: " + ", ".join(map(name, changed))
+    ours = [f for f in changed if f in manifest_files]
+    kinds = {}
+    for status in changed.values():
+        kinds[status] = kinds.get(status, 0) + 1
+    return (f"Files differing: {len(changed)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}); "
+            f"those of the suite's components (seam/components.json): " + (", ".join(map(name, ours)) or "none"))
+
+
+def listed(names, shown=8):
+    """A one-line list for a verdict: at most `shown` names, then how many more the report lists."""
+    if len(names) <= shown:
+        return ", ".join(names) or "none"
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more (listed in section 4)"
 
 
 def pct(a, b):
@@ -273,7 +320,7 @@ def fmt_time(seconds):
 
 def plot_ratios(png, rows):
     data = png.with_suffix(".dat")
-    data.write_text("".join(f'"{n}" {x} {lo} {hi}\n' for n, _, _, x, (lo, hi), _ in rows))
+    data.write_text("".join(f'"{w.name}" {w.ratio} {w.low} {w.high}\n' for w in rows))
     gnuplot(f"""set terminal pngcairo size 900,{200 + 30 * len(rows)}
 set output '{png}'
 set title 'head/base per operation (< 1: head faster); bar: range over repetitions'

@@ -1,0 +1,107 @@
+"""The speed verdict of tools/review: the smallest change this run can resolve, and what the head changed.
+
+Wall time. Base and head alternate over the repetitions. The noise of a benchmark in this run is the largest
+relative difference between two consecutive runs of the same code (a base run after a base run, a head run
+after a head run): a change no larger than that cannot be told from what the machine does anyway, so it is
+the smallest change the run resolves. A ratio head/base is beyond noise when its median is farther from 1
+than that and its range over the repetitions excludes 1.
+
+Instructions. `valgrind --tool=callgrind` counts the instructions of one iteration of a benchmark
+(bench_bitcoin -sanity-check; only inside nanobench's run, so the benchmark's set-up is not counted), on each
+side INSTRUCTION_RUNS times. The count repeats exactly whatever else the machine does, unless the code itself
+varies (salted hash maps, random data): the spread of the counts is their noise, and no difference under
+INSTRUCTION_FLOOR is called a change.
+
+The verdict is based on both: a change is "slower/faster, beyond noise" when the instruction counts and the
+wall time agree on it; a wall-time difference with equal instruction counts is the machine (or time outside
+the instructions, such as waiting for the disk: the wall ratio stays in the table); instructions that change
+without the wall time following are said as such. Where callgrind did not count (no symbol to count in, or
+the flush sweep, whose cost is disk I/O), wall time alone decides.
+"""
+import re
+import statistics
+import subprocess
+from dataclasses import dataclass
+
+SIDES = ("base", "head")
+INSTRUCTION_RUNS = 2
+INSTRUCTION_FLOOR = 0.001
+# nanobench's Bench::run<Op>, the template that runs the measured operation (the benchmark's own function
+# also builds its set-up: a TestingSetup, threads, random data).
+COUNTED = "*ankerl::nanobench::Bench::run<*"
+
+
+def noise(series):
+    """The largest relative difference between consecutive values of each series (runs of the same code)."""
+    steps = [abs(b / a - 1) for xs in series for a, b in zip(xs, xs[1:]) if a > 0]
+    return max(steps, default=0.0)
+
+
+def direction(ratio, limit, low=None, high=None):
+    """+1 (head slower or more), -1, or 0 when the ratio is within `limit` of 1 or its range includes 1."""
+    if abs(ratio - 1) <= limit or (low is not None and low <= 1.0 <= high):
+        return 0
+    return 1 if ratio > 1 else -1
+
+
+@dataclass
+class Row:
+    name: str
+    base: float          # median seconds per operation
+    head: float
+    ratio: float         # median of head/base over the repetitions
+    low: float
+    high: float
+    resolution: float    # the smallest relative change this run resolves (noise)
+    instr_ratio: float = None  # head/base instruction counts, median; None where not counted
+    instr_noise: float = None
+    instr_base: float = None
+
+    @property
+    def verdict(self):
+        wall = direction(self.ratio, self.resolution, self.low, self.high)
+        if self.instr_ratio is None:
+            return ("within noise", "slower, beyond noise", "faster, beyond noise")[wall]
+        instr = direction(self.instr_ratio, self.instr_noise)
+        if instr == 0:
+            return "within noise" if wall == 0 else "within noise (wall time moved, instruction counts equal)"
+        if wall == instr:
+            return ("", "slower, beyond noise", "faster, beyond noise")[instr]
+        more = "more" if instr > 0 else "fewer"
+        return f"{more} instructions, wall time {'within noise' if wall == 0 else 'the other way'}"
+
+
+def row(name, times, instructions=None):
+    """The Row of one benchmark: `times` {side: [seconds]} per repetition, `instructions` {side: [count]}."""
+    base, head = times["base"], times["head"]
+    ratios = [h / b for b, h in zip(base, head)]
+    out = Row(name, statistics.median(base), statistics.median(head), statistics.median(ratios), min(ratios),
+              max(ratios), noise([base, head]))
+    if instructions and all(instructions.get(s) for s in SIDES):
+        b, h = statistics.median(instructions["base"]), statistics.median(instructions["head"])
+        out.instr_ratio, out.instr_base = h / b, b
+        out.instr_noise = max(INSTRUCTION_FLOOR, noise([instructions["base"], instructions["head"]]))
+    return out
+
+
+def without_debug_info(binary):
+    """A copy of `binary` without its DWARF, which valgrind 3.19 cannot read from clang 19 (it gives up on the
+    whole run); the symbol table, which the count needs, stays."""
+    out = binary.with_name(binary.name + ".nodebug")
+    subprocess.run(["llvm-objcopy-19", "--strip-debug", str(binary), str(out)], check=True)
+    return out
+
+
+def count_instructions(bench_bitcoin, benchmark, out_file, log):
+    """Instructions of one iteration of `benchmark`, counted by callgrind inside nanobench's run; None when
+    nothing was counted there (the template inlined away)."""
+    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--toggle-collect={COUNTED}",
+                           f"--callgrind-out-file={out_file}", str(bench_bitcoin),
+                           f"-filter=^{re.escape(benchmark)}$", "-sanity-check"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log.write_text(proc.stdout)
+    if proc.returncode != 0:
+        return None
+    m = re.search(r"^(?:totals|summary): (\d+)", out_file.read_text(errors="replace"), re.M)
+    out_file.unlink(missing_ok=True)
+    return int(m[1]) if m and int(m[1]) > 0 else None
