@@ -59,14 +59,15 @@ class Row:
 
     @property
     def verdict(self):
+        changed = {1: "slower, beyond noise", -1: "faster, beyond noise"}
         wall = direction(self.ratio, self.resolution, self.low, self.high)
         if self.instr_ratio is None:
-            return ("within noise", "slower, beyond noise", "faster, beyond noise")[wall]
+            return changed.get(wall, "within noise")
         instr = direction(self.instr_ratio, self.instr_noise)
         if instr == 0:
             return "within noise" if wall == 0 else "within noise (wall time moved, instruction counts equal)"
         if wall == instr:
-            return ("", "slower, beyond noise", "faster, beyond noise")[instr]
+            return changed[instr]
         more = "more" if instr > 0 else "fewer"
         return f"{more} instructions, wall time {'within noise' if wall == 0 else 'the other way'}"
 
