@@ -68,8 +68,10 @@ std::string OneLine(std::string_view value) {
 // The change of the innermost ChangeScope of this thread, or nullptr.
 thread_local const char* t_change = nullptr;
 
-// "[change] " for a record made inside a ChangeScope, else "".
-std::string Tag() { return t_change == nullptr ? std::string() : Concat("[", t_change, "] "); }
+// "[change] ", the prefix of a record tied to `change`.
+std::string Tag(std::string_view change) { return Concat("[", change, "] "); }
+// The prefix of a record made now: its ChangeScope's tag, or "".
+std::string Tag() { return t_change == nullptr ? std::string() : Tag(t_change); }
 
 }  // namespace
 
@@ -105,7 +107,7 @@ void FlushBeforeDeath() {
 }
 
 void RecordChange(std::string_view change, std::string_view label, std::string_view value) {
-  if (On()) TheLog().Line("[" + std::string(change) + "] ", label, ": ", OneLine(value));
+  if (On()) TheLog().Line(Tag(change), label, ": ", OneLine(value));
 }
 
 ChangeScope::ChangeScope(const char* change) : previous_(t_change) { t_change = change; }
