@@ -2,7 +2,6 @@
 
 #include <dbwrapper.h>
 #include <kernel/blockmanager_opts.h>
-#include <logging.h>
 #include <tinyformat.h>
 
 #include <algorithm>
@@ -30,31 +29,6 @@ const CChainParams& ChainFor(const MessageStart& magic) {
   const CChainParams* chain = FindChain(magic);
   if (chain == nullptr) throw std::invalid_argument("no Bitcoin Core chain has this message start");
   return *chain;
-}
-
-LogListener& LogListener::Get() {
-  static LogListener listener;
-  return listener;
-}
-
-void LogListener::Clear() {
-  std::lock_guard lock(mu_);
-  lines_.clear();
-}
-
-std::string LogListener::Lines() {
-  std::lock_guard lock(mu_);
-  return lines_;
-}
-
-LogListener::LogListener() {
-  LogInstance().m_print_to_console = false;
-  LogInstance().m_print_to_file = false;
-  LogInstance().PushBackCallback([this](const std::string& line) {
-    std::lock_guard lock(mu_);
-    if (lines_.size() < 4096) lines_ += line;
-  });
-  if (!LogInstance().StartLogging()) throw std::runtime_error("Bitcoin Core's logger did not start");
 }
 
 BlocksDir::BlocksDir(fs::path path, bool fast_prune) : path_(std::move(path)), fast_prune_(fast_prune) {

@@ -29,6 +29,7 @@
 
 #include "core/block_files.h"
 #include "core/contracts.h"
+#include "core/core_log.h"
 #include "core/file_io_features.h"
 #include "core/unavailable.h"
 #include "core/obfuscation.h"
@@ -39,20 +40,6 @@ namespace core_adapter {
 const CChainParams* FindChain(const MessageStart& magic);
 // As FindChain; throws std::invalid_argument if none.
 const CChainParams& ChainFor(const MessageStart& magic);
-
-// Core's log, as the adapters hear it: the lines logged since the last Clear(). Core says why a read failed
-// only there. Nothing is printed or written to a file.
-class LogListener {
- public:
-  static LogListener& Get();
-  void Clear();
-  std::string Lines();
-
- private:
-  LogListener();
-  std::mutex mu_;
-  std::string lines_;
-};
 
 // A blocks directory and the BlockManager on it, rebuilt when the chain or the key changes (Core reads
 // xor.dat only when a BlockManager starts) or on Reset().

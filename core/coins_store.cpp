@@ -1,6 +1,7 @@
 #include "core/coins_store.h"
 #include "core/coins_store_features.h"
 #include "core/convert.h"
+#include "core/core_log.h"
 
 #include <coins.h>
 #include <dbwrapper.h>
@@ -9,7 +10,6 @@
 #include <leveldb/iterator.h>
 #include <leveldb/options.h>
 #include <leveldb/status.h>
-#include <logging.h>
 #include <primitives/transaction.h>
 #include <random.h>
 #include <script/script.h>
@@ -61,15 +61,6 @@ namespace {
 constexpr size_t kCacheBytes = size_t{8} << 20;
 // The seed of Core's randomness at every open: any fixed value makes the runs reproducible.
 constexpr uint8_t kRandomSeedByte = 0x5c;
-
-// Core's logger buffers messages until it is started; a kernel user that wants none disables it, once
-// (DisableLogging asserts it runs before the logger is started).
-void QuietCoreLogging() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    if (LogInstance().Enabled()) LogInstance().DisableLogging();
-  });
-}
 
 // An Env that forwards everything to the caller's in-memory Env; Core deletes it on close, not the target.
 class ForwardingEnv final : public leveldb::EnvWrapper {

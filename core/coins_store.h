@@ -31,7 +31,7 @@
 //       makes Core's randomness deterministic (MakeRandDeterministicDANGEROUS, as Core's tests do), so any
 //       other draw is reproducible too. obfuscation() reports the key Core actually uses, read back from
 //       Core (dbwrapper_private::GetObfuscation), not the one asked for.
-// - Core's logging is disabled once (LogInstance().DisableLogging()) so fuzzing stays quiet.
+// - Core's logger is started quiet (core/core_log.h) so fuzzing stays quiet.
 //
 // Where Core's contract differs from the embedded one (docs/bitcoin-core.md, the differences table; the traits
 // below are what the harness reads):
