@@ -21,9 +21,11 @@
 namespace core_adapter {
 
 static_assert(BlockStore::kUndoChunk == node::UNDOFILE_CHUNK_SIZE, "Core's undo chunk");
+static_assert(BlockStore::kNodeBlockChunk == node::BLOCKFILE_CHUNK_SIZE, "Core's block chunk");
+static_assert(BlockStore::kNodeMaxFileSize == node::MAX_BLOCKFILE_SIZE, "Core's block file size");
 
 struct BlockStore::Impl {
-  Impl(const Options& options) : dir(fs::PathFromString(options.dir), /*fast_prune=*/true), chain(ChainFor(options.magic)),
+  Impl(const Options& options) : dir(fs::PathFromString(options.dir), /*fast_prune=*/!options.node_files), chain(ChainFor(options.magic)),
                                  key(options.key) {}
   BlocksDir dir;
   const CChainParams& chain;

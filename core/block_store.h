@@ -1,5 +1,6 @@
 // Bitcoin Core side of seam/block_store.h: the embedded BlockStore's interface (src/io/block_store.h) over
-// Core's node::BlockManager with -fastprune (64 KiB block files, 16 KiB chunks; undo files in 1 MiB chunks),
+// Core's node::BlockManager with -fastprune (64 KiB block files, 16 KiB chunks; undo files in 1 MiB chunks)
+// or, with Options::node_files, without it,
 // on the caller's directory, with its xor.dat written before the manager starts so that Core obfuscates
 // with the caller's key. The BlockManager and the block indices it is given live behind a pointer
 // (core/block_store.cpp includes Core's headers; this file does not).
@@ -30,6 +31,7 @@ class BlockStore : public embedded::BlockFileGeometry {
     std::string dir;  // must exist
     MessageStart magic{};  // one of Core's chains' (std::invalid_argument otherwise)
     Obfuscation::KeyBytes key{};
+    bool node_files = false;  // a node's 128 MiB block files rather than -fastprune's (src/io/block_store.h)
   };
   explicit BlockStore(Options options);
   ~BlockStore();

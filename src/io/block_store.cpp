@@ -52,7 +52,8 @@ bool BlockStore::FlushFile(const char* prefix, int file, uint32_t length, bool f
 }
 
 FilePos BlockStore::NextBlockPos(uint32_t add, uint32_t height) {
-  const uint32_t max = add >= kMaxFileSize ? add + 1 : kMaxFileSize;
+  const uint32_t limit = options_.node_files ? kNodeMaxFileSize : kMaxFileSize;
+  const uint32_t max = add >= limit ? add + 1 : limit;
   const int last = current_;
   if (files_[last].size + uint64_t{add} >= max) {
     // Finalize the undo file too if its undo data has caught up with the file's blocks.
@@ -70,7 +71,7 @@ FilePos BlockStore::NextBlockPos(uint32_t add, uint32_t height) {
   if (info.blocks == 0 || height > info.height_last) info.height_last = height;
   ++info.blocks;
   info.size += add;
-  Allocate("blk", pos.file, pos.pos, add, kBlockChunk);
+  Allocate("blk", pos.file, pos.pos, add, options_.node_files ? kNodeBlockChunk : kBlockChunk);
   return pos;
 }
 

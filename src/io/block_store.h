@@ -3,14 +3,14 @@
 // chunks up to a maximum size, then cut to its length and left for the next (Bitcoin Core's
 // node::BlockManager with its FlatFileSeq pair). Semantics: docs/semantics.md §3, "Block files".
 //
-// A block goes into the current file unless it would bring the file to its maximum size (64 KiB here:
-// Core's -fastprune; a record of that size or more raises the maximum past itself); then into a new file
+// A block goes into the current file unless it would bring the file to its maximum size (64 KiB by default:
+// Core's -fastprune; 128 MiB with Options::node_files, as a node without it; a record of that size or more raises the maximum past itself); then into a new file
 // after the highest one, and the file it leaves is finalized (flushed and cut to its length) together with
 // its undo file when the undo data has caught up with the file's blocks. Undo data goes at the end of the
 // undo file of its block's file, once per block; the undo file of an earlier block file is finalized when
 // the undo data of that file's highest block is written; for the current file the store remembers the
-// highest height whose undo data it has. Files grow in chunks (16 KiB of blocks, 1 MiB of undo data)
-// allocated ahead of the data.
+// highest height whose undo data it has. Files grow in chunks (16 KiB of blocks, or 16 MiB with node_files;
+// 1 MiB of undo data) allocated ahead of the data.
 //
 // Errors: a write that fails (the disk full, an I/O error) returns the null position; the node must stop.
 // Reads return nothing for a record that is not there or not intact.
@@ -35,6 +35,9 @@ class BlockStore : public BlockFileGeometry {
     std::string dir;  // must exist
     MessageStart magic{};
     Obfuscation::KeyBytes key{};  // all zero: none
+    // A node's geometry instead of -fastprune's (BlockFileGeometry, which the harness's model assumes):
+    // for benchmarks, where a file per block would measure file creation.
+    bool node_files = false;
   };
   explicit BlockStore(Options options);
 

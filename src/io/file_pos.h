@@ -21,6 +21,9 @@ struct BlockFileGeometry {
   static constexpr uint32_t kMaxFileSize = 0x10000;
   static constexpr uint32_t kBlockChunk = 0x4000;
   static constexpr uint32_t kUndoChunk = 0x100000;
+  // A node's (without -fastprune): BlockStore::Options::node_files.
+  static constexpr uint32_t kNodeMaxFileSize = 0x8000000;
+  static constexpr uint32_t kNodeBlockChunk = 0x1000000;
 };
 
 struct BlockFileInfo {
