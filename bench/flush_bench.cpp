@@ -8,21 +8,17 @@
 // spread over all limits. One CSV line per run on stdout.
 //
 // Usage: bench_flush --dir DIR [--coins N] [--batch-mib 1,2,...] [--runs R] [--seed S]
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench_data.h"
+#include "process.h"
 #include "seam/coins_cache.h"
 #include "seam/coins_store.h"
 #include "seam/obfuscation.h"
@@ -49,16 +45,10 @@ struct Config {
   std::exit(2);
 }
 
-size_t PositiveNumber(const std::string& option, const std::string& text) {
-  size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || v == 0) Usage(option + " needs a positive whole number, got '" + text + "'");
-  return static_cast<size_t>(v);
+size_t Positive(const std::string& option, const std::string& text) {
+  const std::optional<size_t> v = bench::PositiveNumber(text);
+  if (!v) Usage(option + " needs a positive whole number, got '" + text + "'");
+  return *v;
 }
 
 Config Parse(int argc, char** argv) {
@@ -70,36 +60,21 @@ Config Parse(int argc, char** argv) {
     if (arg == "--dir") {
       c.dir = value;
     } else if (arg == "--coins") {
-      c.coins = PositiveNumber(arg, value);
+      c.coins = Positive(arg, value);
     } else if (arg == "--runs") {
-      c.runs = static_cast<unsigned>(PositiveNumber(arg, value));
+      c.runs = static_cast<unsigned>(Positive(arg, value));
     } else if (arg == "--seed") {
-      c.seed = PositiveNumber(arg, value);
+      c.seed = Positive(arg, value);
     } else if (arg == "--batch-mib") {
-      c.batch_mib.clear();
-      size_t start = 0;
-      while (start <= value.size()) {
-        const size_t comma = std::min(value.find(',', start), value.size());
-        c.batch_mib.push_back(PositiveNumber(arg, value.substr(start, comma - start)));
-        start = comma + 1;
-      }
+      const auto list = bench::PositiveList(value);
+      if (!list) Usage("--batch-mib needs positive whole numbers separated by commas, got '" + value + "'");
+      c.batch_mib = *list;
     } else {
       Usage("unknown option '" + arg + "'");
     }
   }
   if (c.dir.empty()) Usage("--dir is required (the stores are created under it, on disk)");
   return c;
-}
-
-// A field of /proc/self/status in KiB (VmRSS, VmHWM).
-size_t StatusKiB(const char* field) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  const size_t n = std::strlen(field);
-  while (std::getline(status, line)) {
-    if (line.compare(0, n, field) == 0 && line.size() > n && line[n] == ':') return std::stoul(line.substr(n + 1));
-  }
-  throw std::runtime_error(std::string("no ") + field + " in /proc/self/status");
 }
 
 // The child's work: one flush into a fresh store; prints its CSV line.
@@ -119,13 +94,13 @@ void RunOnce(const Config& c, size_t batch_mib, unsigned run) {
     cache.AddCoin(outpoint, std::move(coin), /*possible_overwrite=*/false);
   });
   cache.SetBestBlock(bench::RandomHash(rng));
-  const size_t rss_before = StatusKiB("VmRSS");
-  // "5" resets the peak RSS (Linux >= 4.0); without it the peak would include building the cache.
-  const bool reset = static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5" << std::flush);
+  const size_t rss_before = bench::StatusKiB("VmRSS");
+  // Without the reset the peak would include building the cache.
+  const bool reset = bench::ResetPeakRss();
   const auto start = std::chrono::steady_clock::now();
   cache.Flush();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const size_t peak = StatusKiB("VmHWM");
+  const size_t peak = bench::StatusKiB("VmHWM");
   std::printf("%zu,%u,%zu,%.3f,%zu,%.1f,%.1f,%d\n", batch_mib, run, c.coins, seconds, partial,
               rss_before / 1024.0, peak / 1024.0, reset ? 1 : 0);
   std::fflush(stdout);
@@ -140,24 +115,9 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   for (unsigned run = 1; run <= c.runs; ++run) {
     for (size_t mib : c.batch_mib) {
-      const pid_t pid = fork();
-      if (pid < 0) {
-        std::perror("bench_flush: fork");
-        return 1;
-      }
-      if (pid == 0) {
-        try {
-          RunOnce(c, mib, run);
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "bench_flush: batch %zu MiB, run %u: %s\n", mib, run, e.what());
-          _exit(1);
-        }
-        _exit(0);
-      }
-      int status = 0;
-      waitpid(pid, &status, 0);
-      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        std::fprintf(stderr, "bench_flush: the run for %zu MiB failed\n", mib);
+      const std::string what = "bench_flush: batch " + std::to_string(mib) + " MiB, run " + std::to_string(run);
+      if (!bench::RunInChild(what, [&] { RunOnce(c, mib, run); })) {
+        std::fprintf(stderr, "%s failed\n", what.c_str());
         return 1;
       }
     }

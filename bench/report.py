@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Turns a tools/bench output directory (micro.json, flush.csv) into results.md and PNG plots (gnuplot).
+"""Turns a tools/bench output directory (micro.json, flush.csv, chain.csv) into results.md and PNG plots (gnuplot).
 
-Usage: bench/report.py DIR. Each table sets the subject beside its baseline with the ratio (baseline time /
+Usage: bench/report.py DIR [SUBJECT] (SUBJECT: how results.md names what was measured). Each table sets the subject beside its baseline with the ratio (baseline time /
 subject time: above 1 means the optimization pays) and the published figure it should reproduce. Medians of
 the repetitions; the micro-benchmarks' times are CPU times (the sync's: the syncing thread's CPU time).
 """
 import csv
 import json
+import os
 import platform
 import re
 import statistics
@@ -59,7 +60,7 @@ def machine(context):
                 if l.startswith("model name")), "unknown CPU")
     mem = next((int(l.split()[1]) // (1024 * 1024) for l in Path("/proc/meminfo").read_text().splitlines()
                 if l.startswith("MemTotal")), 0)
-    cores = context.get("num_cpus", "?") if context else "?"
+    cores = context.get("num_cpus", "?") if context else os.cpu_count()
     return f"{cpu}, {cores} cores, {mem} GiB, Linux {platform.release()}, clang 19 -O3 (Release), no sanitizers"
 
 
@@ -197,10 +198,43 @@ def flush_section(out, path):
             + "\n![flush](flush.png)\n\n")
 
 
+# bench_chain's phases (CSV column, name) and what it counts beside them.
+CHAIN_PHASES = (("connect_s", "connect"), ("flush_s", "flushes and syncs"), ("write_s", "block and undo writes"),
+                ("read_s", "block and undo reads"), ("final_flush_s", "final flush"), ("total_s", "total"))
+CHAIN_COUNTS = ("inputs", "outputs", "flushes", "syncs", "block_bytes", "undo_bytes", "chainstate_bytes", "peak_rss_mib")
+
+
+def chain_section(out, path):
+    with open(path) as f:
+        runs = list(csv.DictReader(f))
+    if not runs:
+        return ""
+    first = runs[0]
+
+    def med(column):
+        return statistics.median(float(r[column]) for r in runs)
+    rows = [[name, f"{med(c):.3f}", f"{min(float(r[c]) for r in runs):.3f}–{max(float(r[c]) for r in runs):.3f}"]
+            for c, name in CHAIN_PHASES]
+    (out / "chain.dat").write_text("".join(f'"{name}" {med(c)}\n' for c, name in CHAIN_PHASES[:-1]))
+    gnuplot(out, "chain", "set title 'bench_chain: seconds per phase (median)'\nset style data histograms\n"
+            "set style fill solid 0.6\nset ylabel 'seconds'\nset grid y\nset xtics rotate by -20\n"
+            f"plot '{out}/chain.dat' using 2:xtic(1) notitle\n")
+    return (f"## A node's work on a synthetic chain (bench_chain)\n\n{first['blocks']} blocks of {first['txs']} "
+            "transactions spending earlier outputs, connected through an overlay "
+            f"({first['workers']} fetching threads) over the coins cache over the coins store on disk (flushed "
+            f"above {first['dbcache_mib']} MiB, synced every {first['sync_every']} blocks), each block and its undo "
+            f"data written and read back through the block store; a final flush at {first['dbbatch_mib']} MiB "
+            f"batches. {len(runs)} run(s), one child process each.\n\n"
+            + table(["phase", "seconds (median)", "min–max"], rows) + "\n"
+            + table(["measured", "median"], [[c, f"{med(c):,.0f}"] for c in CHAIN_COUNTS])
+            + "\n![chain](chain.png)\n\n")
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: bench/report.py DIR")
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: bench/report.py DIR [SUBJECT]")
     out = Path(sys.argv[1]).resolve()
+    subject = sys.argv[2] if len(sys.argv) == 3 else "the embedded subject (src/)"
     text, context = "", None
     if (out / "micro.json").exists():
         context, r = load_micro(out / "micro.json")
@@ -216,9 +250,12 @@ def main():
             text += speedups_plot(out, speedups)
     if (out / "flush.csv").exists():
         text += flush_section(out, out / "flush.csv")
+    if (out / "chain.csv").exists():
+        text += chain_section(out, out / "chain.csv")
     if not text:
-        sys.exit(f"report: nothing to report in {out} (no micro.json or flush.csv)")
-    (out / "results.md").write_text(f"# Benchmark results\n\nMachine: {machine(context)}.\n\n" + text)
+        sys.exit(f"report: nothing to report in {out} (no micro.json, flush.csv or chain.csv)")
+    (out / "results.md").write_text(f"# Benchmark results\n\nMachine: {machine(context)}.  \nSubject: {subject}.\n\n"
+                                    + text)
 
 
 if __name__ == "__main__":
