@@ -95,20 +95,22 @@ def write(review, r):
                         f"{hit} of {code} changed code lines the suite's build holds ({pct(hit, code)}); changed "
                         f"files no target of the suite reaches: {listed(unreachable)}")))
     speed = r["speed"]
-    micro_rows, flush_rows = [], []
+    micro_rows, flush_rows, chain_rows = [], [], []
     if speed:
         micro_rows = [review_speed.row(n, t, speed["instructions"].get(n))
                       for n, t in sorted(speed["bench_bitcoin"].items())]
         flush_rows = [review_speed.row(f"flush, -dbbatchsize {mib} MiB", {s: [x[0] for x in v] for s, v in t.items()})
                       for mib, t in sorted(speed["flush"].items())]
+        chain_rows = [review_speed.row(f"chain: {name}", speed["chain"][column])
+                      for column, name in CHAIN_PHASES if column in speed["chain"]]
     if speed is None:
         verdict.append(("Does it pay?", unanswered(review, "speed") or "not measured (--quick or --skip-speed)"))
-    elif not micro_rows and not flush_rows:
+    elif not micro_rows and not flush_rows and not chain_rows:
         verdict.append(("Does it pay?", "no benchmark covers the touched components"))
     else:
         verdict.append(("Does it pay?", "; ".join(
             f"{w.name} head/base {w.ratio:.3f}" + (f", instructions {w.instr_ratio:.3f}" if w.instr_ratio else "")
-            + f" ({w.verdict})" for w in micro_rows + flush_rows)))
+            + f" ({w.verdict})" for w in micro_rows + flush_rows + chain_rows)))
 
     md = [f"# Review: {r['names']['head']} against {r['names']['base']}", "",
           f"Command: `{r['command']}`  ", f"Machine: {r['machine']}  ",
@@ -269,6 +271,8 @@ def write(review, r):
                       f"| ±{w.resolution:.1%} | {w.verdict} | {peaks['base']:.0f} | {peaks['head']:.0f} |")
         md += ["", "![flush](flush.png)", ""]
         plot_flush(out / "flush.png", speed["flush"])
+    if chain_rows:
+        md += chain_section(review, speed["chain"], chain_rows)
 
     md += ["## Cost", "", "| step | seconds |", "|---|---|"]
     md += [f"| {k} | {v:.0f} |" for k, v in review.timings.items()] + [""]
@@ -353,6 +357,61 @@ plot '{data}' using 1:2 with linespoints title 'base', '' using 1:3 with linespo
 set ylabel 'peak RSS, MiB'
 plot '{data}' using 1:4 with linespoints title 'base', '' using 1:5 with linespoints title 'head'
 unset multiplot
+""")
+
+
+# bench_chain's phases: (CSV column, name); and the counts it reports beside them.
+CHAIN_PHASES = (("connect_s", "connect"), ("flush_s", "flushes and syncs"), ("write_s", "block and undo writes"),
+                ("read_s", "block and undo reads"), ("final_flush_s", "final flush"), ("total_s", "total"))
+CHAIN_COUNTS = (("flushes", "flushes (cache over its limit)"), ("syncs", "syncs (periodic)"),
+                ("block_bytes", "block bytes written"), ("undo_bytes", "undo bytes written"),
+                ("chainstate_bytes", "chainstate on disk, bytes"), ("peak_rss_mib", "peak RSS, MiB"))
+
+
+def chain_section(review, chain, rows):
+    """The report's lines on the chain workload (bench_chain): time per phase, then the counts."""
+    def med(column, side):
+        return statistics.median(chain[column][side])
+    def setting(column):
+        return f"{med(column, 'head'):.0f}"
+    md = [f"The suite's chain workload (bench_chain, core-bench preset): {setting('blocks')} blocks of a synthetic "
+          f"chain ({setting('txs')} transactions each, spending earlier outputs) connected as a node does: each "
+          f"block through an overlay (CoinsViewOverlay where the tree has it, {setting('workers')} fetching threads) "
+          "over a CCoinsViewCache over CCoinsViewDB on disk, the cache flushed when over "
+          f"{setting('dbcache_mib')} MiB and synced every {setting('sync_every')} blocks; the block and its undo "
+          "data written and read back through BlockManager (obfuscated, 128 MiB files); a final flush at "
+          f"-dbbatchsize {setting('dbbatch_mib')} MiB. One child process per run; wall time per phase (the "
+          "adapters' conversions between the suite's types and Core's are in it, alike on both sides, so a "
+          "ratio is diluted, never inflated):", "",
+          "| phase | base | head | head/base | range | resolves | verdict |", "|---|---|---|---|---|---|---|"]
+    md += [f"| {w.name[len('chain: '):]} | {w.base:.3f} s | {w.head:.3f} s | {w.ratio:.3f} | {w.low:.3f}–{w.high:.3f} | "
+           f"±{w.resolution:.1%} | {w.verdict} |" for w in rows]
+    md += ["", "| measured (median) | base | head | head/base |", "|---|---|---|---|"]
+    md += [f"| {name} | {med(c, 'base'):,.0f} | {med(c, 'head'):,.0f} | {pct_ratio(med(c, 'head'), med(c, 'base'))} |"
+           for c, name in CHAIN_COUNTS if c in chain]
+    md += ["", "![chain](chain.png)", ""]
+    plot_chain(review.out / "chain.png", rows)
+    return md
+
+
+def pct_ratio(head, base):
+    return f"{head / base:.3f}" if base else "—"
+
+
+def plot_chain(png, rows):
+    data = png.with_suffix(".dat")
+    data.write_text("".join(f'"{w.name[len("chain: "):]}" {w.base} {w.head}\n' for w in rows))
+    gnuplot(f"""set terminal pngcairo size 1000,450
+set output '{png}'
+set title 'bench_chain: seconds per phase (medians over the repetitions)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.6
+set ylabel 'seconds'
+set grid y
+set key top left
+set xtics rotate by -20
+plot '{data}' using 2:xtic(1) title 'base', '' using 3 title 'head'
 """)
 
 

@@ -198,6 +198,7 @@ class Component:
     core_nearest: dict = field(default_factory=dict)  # fuzz target -> Core's fuzz target nearest to it
     core_test_suites: tuple = ()
     core_benchmarks: str = ""     # a bench_bitcoin -filter regex of Core's benchmarks of the component
+    suite_benchmarks: tuple = ()  # the suite's programs on disk (bench/, core-bench preset) that time it
     note: str = ""
 
     def files(self):
