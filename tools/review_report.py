@@ -247,7 +247,9 @@ def write(review, r):
                f"{review_speed.INSTRUCTION_RUNS} runs per side), which repeats exactly whatever the machine does; "
                f"a difference of instructions under {review_speed.INSTRUCTION_FLOOR:.1%}, or under their own "
                "spread, is none. A change is beyond noise when the wall time moves farther than the run resolves "
-               "(its range excluding 1) and the instruction counts agree; a wall-time move with equal instruction "
+               "(its range excluding 1) and the instruction counts agree (where the counts differ, also when it "
+               "does so once each side's run farthest from its median is left out, which the verdict then says); "
+               "a wall-time move with equal instruction "
                "counts is the machine's, or time outside the CPU's instructions (the ratio stays in the table).",
                ""]
     if micro_rows:

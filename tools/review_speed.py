@@ -13,7 +13,12 @@ varies (salted hash maps, random data): the spread of the counts is their noise,
 INSTRUCTION_FLOOR is called a change.
 
 The verdict is based on both: a change is "slower/faster, beyond noise" when the instruction counts and the
-wall time agree on it; a wall-time difference with equal instruction counts is the machine (or time outside
+wall time agree on it. Where the counts say which way, a single outlying run per side (a repetition that a
+burst of other work on the machine slowed by half) need not hide the wall time's agreement: the wall time is
+judged again without each side's run farthest from that side's median (and without the repetitions those
+runs were in), its resolution and range recomputed, and agreement then is reported as beyond noise with
+that said. Wall time alone is never trimmed: with nothing exact behind it, the outlier may be the change's
+only sign and the whole series decides. A wall-time difference with equal instruction counts is the machine (or time outside
 the instructions, such as waiting for the disk: the wall ratio stays in the table); instructions that change
 without the wall time following are said as such. Where callgrind did not count (no symbol to count in, or
 the flush sweep, whose cost is disk I/O), wall time alone decides.
@@ -37,6 +42,15 @@ def noise(series):
     return max(steps, default=0.0)
 
 
+def outlier(xs):
+    """The index of the value of `xs` farthest (relatively) from their median; None for fewer than 4 values,
+    where one value is too large a share of the series to be called an outlier."""
+    if len(xs) < 4:
+        return None
+    m = statistics.median(xs)
+    return max(range(len(xs)), key=lambda i: abs(xs[i] - m) / m if m else 0)
+
+
 def direction(ratio, limit, low=None, high=None):
     """+1 (head slower or more), -1, or 0 when the ratio is within `limit` of 1 or its range includes 1."""
     if abs(ratio - 1) <= limit or (low is not None and low <= 1.0 <= high):
@@ -56,6 +70,7 @@ class Row:
     instr_ratio: float = None  # head/base instruction counts, median; None where not counted
     instr_noise: float = None
     instr_base: float = None
+    trimmed: tuple = None  # (ratio, low, high, resolution) without each side's outlying run; None: too few runs
 
     @property
     def verdict(self):
@@ -68,6 +83,8 @@ class Row:
             return "within noise" if wall == 0 else "within noise (wall time moved, instruction counts equal)"
         if wall == instr:
             return changed[instr]
+        if self.trimmed and direction(self.trimmed[0], self.trimmed[3], *self.trimmed[1:3]) == instr:
+            return f"{changed[instr]} (one outlying run per side left out)"
         more = "more" if instr > 0 else "fewer"
         return f"{more} instructions, wall time {'within noise' if wall == 0 else 'the other way'}"
 
@@ -78,6 +95,12 @@ def row(name, times, instructions=None):
     ratios = [h / b for b, h in zip(base, head)]
     out = Row(name, statistics.median(base), statistics.median(head), statistics.median(ratios), min(ratios),
               max(ratios), noise([base, head]))
+    drop = {side: outlier(xs) for side, xs in (("base", base), ("head", head))}
+    kept = [i for i in range(len(ratios)) if i not in drop.values()]
+    if None not in drop.values() and len(kept) >= 3:
+        trim = [[x for i, x in enumerate(xs) if i != drop[side]] for side, xs in (("base", base), ("head", head))]
+        kept_ratios = [ratios[i] for i in kept]
+        out.trimmed = (statistics.median(kept_ratios), min(kept_ratios), max(kept_ratios), noise(trim))
     if instructions and all(instructions.get(s) for s in SIDES):
         b, h = statistics.median(instructions["base"]), statistics.median(instructions["head"])
         out.instr_ratio, out.instr_base = h / b, b
