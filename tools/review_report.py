@@ -101,7 +101,8 @@ def write(review, r):
                       for n, t in sorted(speed["bench_bitcoin"].items())]
         flush_rows = [review_speed.row(f"flush, -dbbatchsize {mib} MiB", {s: [x[0] for x in v] for s, v in t.items()})
                       for mib, t in sorted(speed["flush"].items())]
-        chain_rows = [review_speed.row(f"chain: {name}", speed["chain"][column])
+        counted = speed["instructions"].get("chain", {})
+        chain_rows = [review_speed.row(f"chain: {name}", speed["chain"][column], counted.get(column))
                       for column, name in CHAIN_PHASES if column in speed["chain"]]
     if speed is None:
         verdict.append(("Does it pay?", unanswered(review, "speed") or "not measured (--quick or --skip-speed)"))
@@ -384,10 +385,14 @@ def chain_section(review, chain, rows):
           "data written and read back through BlockManager (obfuscated, 128 MiB files); a final flush at "
           f"-dbbatchsize {setting('dbbatch_mib')} MiB. One child process per run; wall time per phase (the "
           "adapters' conversions between the suite's types and Core's are in it, alike on both sides, so a "
-          "ratio is diluted, never inflated):", "",
-          "| phase | base | head | head/base | range | resolves | verdict |", "|---|---|---|---|---|---|---|"]
+          "ratio is diluted, never inflated). Instructions: callgrind's count of each phase (its function's "
+          "inclusive count) in a shorter run, " + ", ".join(f"--{k} {v}" for k, v in review_speed.CHAIN_COUNTED.items())
+          + f", {review_speed.INSTRUCTION_RUNS} runs per side:", "",
+          "| phase | base | head | head/base | range | resolves | instructions base | head/base | verdict |",
+          "|---|---|---|---|---|---|---|---|---|"]
     md += [f"| {w.name[len('chain: '):]} | {w.base:.3f} s | {w.head:.3f} s | {w.ratio:.3f} | {w.low:.3f}–{w.high:.3f} | "
-           f"±{w.resolution:.1%} | {w.verdict} |" for w in rows]
+           f"±{w.resolution:.1%} | " + (f"{w.instr_base:,.0f} | {w.instr_ratio:.4f} | " if w.instr_ratio else
+                                       "not counted | — | ") + f"{w.verdict} |" for w in rows]
     md += ["", "| measured (median) | base | head | head/base |", "|---|---|---|---|"]
     md += [f"| {name} | {med(c, 'base'):,.0f} | {med(c, 'head'):,.0f} | {pct_ratio(med(c, 'head'), med(c, 'base'))} |"
            for c, name in CHAIN_COUNTS if c in chain]

@@ -24,6 +24,7 @@ without the wall time following are said as such. Where callgrind did not count 
 the flush sweep, whose cost is disk I/O), wall time alone decides.
 """
 import re
+import shutil
 import statistics
 import subprocess
 from dataclasses import dataclass
@@ -34,6 +35,11 @@ INSTRUCTION_FLOOR = 0.001
 # nanobench's Bench::run<Op>, the template that runs the measured operation (the benchmark's own function
 # also builds its set-up: a TestingSetup, threads, random data).
 COUNTED = "*ankerl::nanobench::Bench::run<*"
+# The chain workload's counted run (bench_chain options): shorter than the timed one, under callgrind about a
+# minute, with a cache small enough to flush and sync several times, and no fetching threads (threads
+# interleave differently in each run; the connecting thread then fetches itself).
+CHAIN_COUNTED = {"blocks": 150, "dbcache-mib": 4, "sync-every": 40, "workers": 0}
+CHAIN_PHASE_PREFIX = "bench_chain_phase_"
 
 
 def noise(series):
@@ -114,6 +120,25 @@ def without_debug_info(binary):
     out = binary.with_name(binary.name + ".nodebug")
     subprocess.run(["llvm-objcopy-19", "--strip-debug", str(binary), str(out)], check=True)
     return out
+
+
+def count_phase_instructions(program, args, prefix, out_dir, log):
+    """{function suffix: instructions} of the functions named `prefix`* in a run of `program` (and of the child
+    processes it forks), each function's inclusive count (callgrind_annotate); {} when the run failed."""
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir(parents=True)
+    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_dir}/callgrind.%p",
+                           str(program), *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log.write_text(proc.stdout)
+    counts = {}
+    if proc.returncode == 0:
+        for dump in sorted(out_dir.glob("callgrind.*")):
+            text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+            for m in re.finditer(rf"^\s*([\d,]+) .*?\b{re.escape(prefix)}(\w+)", text, re.M):
+                counts[m[2]] = counts.get(m[2], 0) + int(m[1].replace(",", ""))
+    shutil.rmtree(out_dir, ignore_errors=True)
+    return counts
 
 
 def count_instructions(bench_bitcoin, benchmark, out_file, log):
