@@ -216,7 +216,7 @@ def chain_section(out, path):
     rows = [[name, f"{med(c):.3f}", f"{min(float(r[c]) for r in runs):.3f}–{max(float(r[c]) for r in runs):.3f}"]
             for c, name in CHAIN_PHASES]
     (out / "chain.dat").write_text("".join(f'"{name}" {med(c)}\n' for c, name in CHAIN_PHASES[:-1]))
-    gnuplot(out, "chain", "set title 'bench_chain: seconds per phase (median)'\nset style data histograms\n"
+    gnuplot(out, "chain", "set title 'bench_chain: seconds per phase (median)' noenhanced\nset style data histograms\n"
             "set style fill solid 0.6\nset ylabel 'seconds'\nset grid y\nset xtics rotate by -20\n"
             f"plot '{out}/chain.dat' using 2:xtic(1) notitle\n")
     return (f"## A node's work on a synthetic chain (bench_chain)\n\n{first['blocks']} blocks of {first['txs']} "

@@ -410,7 +410,7 @@ def plot_chain(png, rows):
     data.write_text("".join(f'"{w.name[len("chain: "):]}" {w.base} {w.head}\n' for w in rows))
     gnuplot(f"""set terminal pngcairo size 1000,450
 set output '{png}'
-set title 'bench_chain: seconds per phase (medians over the repetitions)'
+set title 'bench_chain: seconds per phase (medians over the repetitions)' noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.6
