@@ -101,9 +101,12 @@ uint64_t RefCompressAmount(uint64_t amount) {
 }
 
 std::string RefCoinKey(const OutPoint& outpoint) {
-  std::string key = "C";
+  std::string key;
+  key.reserve(1 + 32 + 5);  // one allocation: a 32-bit index's VARINT is at most 5 bytes
+  key += 'C';
   AppendBytes(key, outpoint.txid.bytes.data(), 32);
-  return key + RefVarInt(outpoint.n);
+  key += RefVarInt(outpoint.n);
+  return key;
 }
 
 namespace {

@@ -10,12 +10,13 @@
 // Checked: lookups through the cache and reads of the store against the model; after every flush the raw
 // contents, decoded with the reference XOR, equal the reference (so any batch limit gives byte-identical
 // contents), every raw value differs from its plaintext wherever the key's bytes over it are not all zero,
-// and the number of partial batches is the one the reference predicts, and the store's cursor walks
-// exactly the reference's coins in key order with its best block; after a cut, the store reports
-// mid-flush with head blocks [new, original old tip], and its contents are a legal mid-flush state — the
-// exact one the reference predicts for that cut; a flush without a best block throws and writes nothing;
-// the head blocks and the size estimate read through the cache and the catcher are the store's, and the
-// estimate is at most the bytes of the database's table files.
+// the number of partial batches is the one the reference predicts, and the head blocks read through the
+// cache and the catcher are the store's; whenever the store was opened and at the end of the input
+// (CheckStore's kWhole), also the store's cursor walks exactly the reference's coins in key order with its
+// best block, and the size estimate read through every view is the store's and at most the bytes of the
+// database's table files; after a cut, the store reports mid-flush with head blocks [new, original old
+// tip], and its contents are a legal mid-flush state — the exact one the reference predicts for that cut;
+// a flush without a best block throws and writes nothing.
 // A snapshot load: EmplaceCoinInternalDANGER of one table coin, or of coins at a quarter of the table's
 // outpoints at once (a loaded cache larger than the steps of an input could build); the flushes that follow
 // are the snapshot loader's.
@@ -180,14 +181,17 @@ class CoinsStoreTester {
   HARNESS_NO_FUZZ_COVERAGE bool StoreMatches(const KvMap& expected) const;
   // The store's contents decoded with the reference XOR, for diagnostics.
   HARNESS_NO_FUZZ_COVERAGE KvMap Plaintext() const;
-  // The raw contents equal `expected` (CheckCursor too); on a difference, prints it.
-  HARNESS_NO_FUZZ_COVERAGE void CheckStore(const KvMap& expected, const char* when) const;
+  // kRecords: the raw contents equal `expected` (on a difference, printed) and the head blocks read through
+  // every view are the store's. kWhole adds the cursor and the size estimate, which decode or measure the
+  // whole store: checked where the store was opened and at the end of the input, not after every flush.
+  enum class Depth { kRecords, kWhole };
+  HARNESS_NO_FUZZ_COVERAGE void CheckStore(const KvMap& expected, const char* when, Depth depth = Depth::kWhole);
   // The store's cursor walks exactly the coins of `expected` in key order, decoded as the reference decodes
   // them, and reports its best block.
   HARNESS_NO_FUZZ_COVERAGE void CheckCursor(const KvMap& expected, const char* when) const;
   HARNESS_NO_FUZZ_COVERAGE void CheckCache(CoinsStackModel::Key touched) const;
-  // The head blocks and size estimate through every view, and the estimate's bound.
-  HARNESS_NO_FUZZ_COVERAGE void CheckStoreViews(const char* when) const;
+  // The head blocks through every view; with kWhole the size estimate too, and its bound.
+  HARNESS_NO_FUZZ_COVERAGE void CheckStoreViews(const char* when, Depth depth) const;
 
   std::unique_ptr<leveldb::Env> env_;
   FaultEnv disk_;  // over env_: what the store opens its database on
@@ -209,6 +213,7 @@ class CoinsStoreTester {
   size_t cuts_ = 0;
   size_t faults_ = 0;
   bool ended_ = false;
+  bool whole_checked_ = false;  // CheckStore's kWhole ran on the store as it is now
   OpLog<CoinsStoreStep> log_;
 };
 
