@@ -52,10 +52,10 @@ static_assert(sizeof(size_t) >= sizeof(uint64_t));
 
 namespace {
 
-// Starts `dir` over once Core has moved on to its third block file (`last_file` is the one it wrote last)
-// or it holds 1,024 indices: its files and memory stay small however long a fuzzer runs.
+// Starts `dir` over once Core has moved on to its third block file (`last_file` is the one it wrote last):
+// its files stay small however long a fuzzer runs.
 void ResetIfFull(BlocksDir& dir, int last_file) {
-  if (last_file >= 2 || dir.indices() >= 1024) dir.Reset();
+  if (last_file >= 2) dir.Reset();
 }
 
 // Removes the scratch directories of processes that died before they could (a crash, a killed fuzzer):
@@ -258,10 +258,10 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
   const uint256 prev_hash = ToCore(prev_block_hash);
   CBlockIndex parent;
   parent.phashBlock = &prev_hash;
-  CBlockIndex& index = dir.NewIndex();  // Core keeps a pointer to it
   FlatFilePos pos;
   {
     LOCK(::cs_main);
+    CBlockIndex& index = dir.ReusedIndex();  // Core keeps a pointer to it
     index.nFile = block_pos.nFile;
     index.pprev = &parent;
     BlockValidationState state;

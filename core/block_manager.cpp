@@ -58,6 +58,16 @@ node::BlockManager& BlocksDir::Manager(const CChainParams& chain, const Obfuscat
   return *manager_;
 }
 
+CBlockIndex& BlocksDir::ReusedIndex() {
+  reused_.nFile = 0;
+  reused_.nDataPos = 0;
+  reused_.nUndoPos = 0;
+  reused_.nStatus = 0;
+  reused_.nHeight = 0;
+  reused_.pprev = nullptr;
+  return reused_;
+}
+
 void BlocksDir::Reset() {
   manager_.reset();
   indices_.clear();

@@ -55,7 +55,11 @@ class BlocksDir {
   // A block index that lives as long as the BlockManager that may keep a pointer to it (WriteBlockUndo
   // marks the index dirty).
   CBlockIndex& NewIndex() { return indices_.emplace_back(); }
-  size_t indices() const { return indices_.size(); }
+  // For a caller that needs an index for one call only (a single undo write): the same one every time, as
+  // a new one would be (no position, no status, no parent). A new index per call would grow this process's
+  // memory (the indices, Core's set of dirty ones) with every fuzz input, and libFuzzer runs a whole-heap
+  // leak scan after each input that frees less than it allocates.
+  CBlockIndex& ReusedIndex() EXCLUSIVE_LOCKS_REQUIRED(::cs_main);
   // The record of `size` bytes at `pos` in the block (blk) or undo (rev) file, read back through the key.
   std::vector<uint8_t> ReadBack(const char* prefix, const FlatFilePos& pos, size_t size) const;
   // Replaces the file `name` with `bytes` (unless it holds them already).
@@ -69,6 +73,7 @@ class BlocksDir {
   util::SignalInterrupt interrupt_;
   kernel::Notifications notifications_;
   std::deque<CBlockIndex> indices_;
+  CBlockIndex reused_;
   std::unique_ptr<node::BlockManager> manager_;
   std::map<std::string, std::vector<uint8_t>> placed_;
   const CChainParams* chain_ = nullptr;

@@ -99,7 +99,8 @@ inline constexpr bool kStoreCorruptionThrows = false;
 inline constexpr bool kStoreFlushRefusalAborts = true;
 // Whether an open that throws leaks: CDBWrapper's constructor allocates the LevelDB block cache, filter
 // policy and logger into a context whose destructor does not free them (its own destructor does), so a
-// failed open (e.g. a directory it cannot create) leaks them.
+// failed open (e.g. a directory it cannot create) leaks them. The adapter deletes those it saw passed to
+// leveldb::DB::Open (and the database, if it opened); a throw before that still leaks.
 inline constexpr bool kStoreFailedOpenLeaks = true;
 
 class CoinsStore : public CoinsView {
