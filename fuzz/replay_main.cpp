@@ -16,7 +16,13 @@
 //
 // Coverage builds: every process that runs inputs writes its profile, also a dying one; with several
 // children give LLVM_PROFILE_FILE a %p (or %m) so that each profile is kept. The first process writes none.
+//
+// SUITE_REPLAY_COUNT_ALLOCATIONS=1 (sanitizer builds): after each input, a line `replay: allocations NAME
+// MALLOCS FREES` on stderr, what the sanitizer's allocator hooks counted while it ran. libFuzzer counts the
+// same way, and after an input that frees less than it allocates it runs the input again and then a
+// whole-heap leak scan; fuzz/check_deterministic.py requires every seed's last run to free what it allocates.
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <csignal>
@@ -42,8 +48,22 @@
 extern "C" [[gnu::weak]] void __sanitizer_set_death_callback(void (*callback)());
 // Set in a build with coverage instrumentation: writes the profile, which a dying process would not.
 extern "C" [[gnu::weak]] int __llvm_profile_write_file();
+// Set when a sanitizer runtime is linked: hooks called on every allocation and free.
+extern "C" [[gnu::weak]] int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, size_t),
+                                                                      void (*free_hook)(const volatile void*));
 
 namespace {
+
+// SUITE_REPLAY_COUNT_ALLOCATIONS: the counts of the input running (any thread's allocations count).
+std::atomic<bool> g_counting{false};
+std::atomic<uint64_t> g_mallocs{0};
+std::atomic<uint64_t> g_frees{0};
+void CountMalloc(const volatile void*, size_t) {
+  if (g_counting.load(std::memory_order_relaxed)) g_mallocs.fetch_add(1, std::memory_order_relaxed);
+}
+void CountFree(const volatile void*) {
+  if (g_counting.load(std::memory_order_relaxed)) g_frees.fetch_add(1, std::memory_order_relaxed);
+}
 
 // The input being run, for the crash message. A fixed buffer: read from a signal handler.
 char g_current[4096];
@@ -144,6 +164,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "replay: no inputs found (empty directories?)\n");
     return 2;
   }
+  const char* count_allocations = std::getenv("SUITE_REPLAY_COUNT_ALLOCATIONS");
+  const bool counting = count_allocations != nullptr && std::strcmp(count_allocations, "1") == 0 &&
+                        __sanitizer_install_malloc_and_free_hooks != nullptr &&
+                        __sanitizer_install_malloc_and_free_hooks(CountMalloc, CountFree) != 0;
   std::vector<uint8_t> data;
   // Runs input `i` in this process; false when it cannot be read.
   const auto run = [&](size_t i) {
@@ -156,8 +180,17 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "replay: cannot read %s: %s\n", path.c_str(), std::strerror(errno));
       return false;
     }
-    harness::observe::BeginInput(std::string_view(path).substr(path.rfind('/') + 1));
+    const std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
+    harness::observe::BeginInput(base);
+    g_mallocs = 0;
+    g_frees = 0;
+    g_counting = counting;
     target(fuzz::Buffer(data.data(), data.size()));
+    g_counting = false;
+    if (counting) {
+      std::fprintf(stderr, "replay: allocations %.*s %llu %llu\n", static_cast<int>(base.size()), base.data(),
+                   static_cast<unsigned long long>(g_mallocs.load()), static_cast<unsigned long long>(g_frees.load()));
+    }
     g_current[0] = '\0';  // a failure between inputs (a leak found at exit) is no input's
     return true;
   };
