@@ -1,3 +1,4 @@
+#include "core/core_log.h"
 #include "core/file_io.h"
 #include "core/file_io_features.h"
 
@@ -99,7 +100,11 @@ using CoreBufferedReader = ::BufferedReader<::AutoFile>;
 }  // namespace
 
 AutoFile::AutoFile(std::FILE* file, const Obfuscation& obfuscation)
-    : obfuscation_(obfuscation), core_(std::make_unique<CoreFile>(file, obfuscation.core())) {}
+    : obfuscation_(obfuscation), core_(std::make_unique<CoreFile>(file, obfuscation.core())) {
+  // Core's file classes log what goes wrong (a failed close or flush); a logger never started keeps every
+  // message in memory, input after input.
+  QuietCoreLogging();
+}
 
 AutoFile::~AutoFile() {
   if (core_ && !core_->IsNull()) {
