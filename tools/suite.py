@@ -290,6 +290,12 @@ def core_functions():
     return {f: needle for c in components().values() for f, needle in c.core_functions.items()}
 
 
+def median(values):
+    """The median of `values` (the mean of the middle two of an even count); 0 for none."""
+    v = sorted(values)
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2 if v else 0
+
+
 # ---- libFuzzer's output, and our fuzz binary's.
 
 # Artifact names of an input that made a target fail (libFuzzer's -artifact_prefix files).

@@ -152,14 +152,10 @@ def report(out, rows, command, tree_name, args):
             times += [f if f is not None else float("inf") for f in found]
             lost += [bug_id] if None in found else []
         cells = [f"{r['found']:.2f} ({r['target']})" if r["found"] is not None else "not found" for r in row["rounds"]]
-        med = median([f if f is not None else float("inf") for f in found])
+        med = suite.median([f if f is not None else float("inf") for f in found])
         lines.append(f"| {row['component']} | {bug_id} | " + " | ".join(cells) + f" | {med:.2f} |")
-    lines += ["", f"Planted bugs: {len(times)} runs; median {median(times):.2f} CPU s; "
+    lines += ["", f"Planted bugs: {len(times)} runs; median {suite.median(times):.2f} CPU s; "
               + (f"not found in some round: {', '.join(lost)}." if lost else "every bug found in every round.")]
     (out / "detection.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
-
-def median(values):
-    v = sorted(values)
-    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2 if v else 0
