@@ -237,11 +237,46 @@ KvMap DecodeRaw(KvMap raw, const std::array<uint8_t, 8>& key) {
   return raw;
 }
 
+namespace {
+
+// Sets `key` to `value` (nullopt: erases it); returns what it held, moved out rather than copied.
+std::optional<std::string> Exchange(KvMap& state, const std::string& key, std::optional<std::string> value) {
+  const auto it = state.find(key);
+  if (it == state.end()) {
+    if (value) state.emplace(key, std::move(*value));
+    return std::nullopt;
+  }
+  std::optional<std::string> old = std::move(it->second);
+  if (value) {
+    it->second = std::move(*value);
+  } else {
+    state.erase(it);
+  }
+  return old;
+}
+
+}  // namespace
+
 KvMap FlushPlan::Complete(const KvMap& before) const {
-  KvMap state = MidFlush(before, writes.size());
-  state.erase("H");
-  state["B"] = RefHash(new_tip);
+  KvMap state = before;
+  Apply(state);
   return state;
+}
+
+// The writes' keys are coin keys, never 'B' or 'H': the order of the three kinds of change does not matter.
+FlushUndo FlushPlan::Apply(KvMap& state) const {
+  FlushUndo undo;
+  undo.best = Exchange(state, "B", RefHash(new_tip));
+  undo.head = Exchange(state, "H", std::nullopt);
+  undo.values.reserve(writes.size());
+  for (const KvWrite& w : writes) undo.values.push_back(Exchange(state, w.key, w.value));
+  return undo;
+}
+
+void FlushPlan::Revert(KvMap& state, const FlushUndo& undo) const {
+  for (size_t i = writes.size(); i-- > 0;) Exchange(state, writes[i].key, undo.values[i]);
+  Exchange(state, "H", undo.head);
+  Exchange(state, "B", undo.best);
 }
 
 KvMap FlushPlan::MidFlush(const KvMap& before, size_t prefix) const {

@@ -57,6 +57,12 @@ struct KvWrite {
   std::optional<std::string> value;
 };
 
+// What a whole flush overwrote in the state it was applied to: each key's value before (nullopt: absent).
+struct FlushUndo {
+  std::optional<std::string> best, head;           // 'B' and 'H'
+  std::vector<std::optional<std::string>> values;  // the key of each write, in write order
+};
+
 // A flush as the reference sees it: what it writes and where a batch limit splits it.
 struct FlushPlan {
   Hash256 new_tip;
@@ -65,6 +71,10 @@ struct FlushPlan {
 
   // The state after the whole flush: `before` with the writes applied, 'H' gone and 'B' = new_tip.
   KvMap Complete(const KvMap& before) const;
+  // Complete in place, costing the keys it writes rather than a copy of the state; returns what it overwrote.
+  FlushUndo Apply(KvMap& state) const;
+  // Apply's inverse: `state`, the state after the flush, becomes the state it was applied to.
+  void Revert(KvMap& state, const FlushUndo& undo) const;
   // The state after the head marker and the first `prefix` writes: 'B' gone, 'H' = [new, old].
   KvMap MidFlush(const KvMap& before, size_t prefix) const;
   // Whether `state` is one of the MidFlush states for some prefix (ambiguous writes — a put of the value

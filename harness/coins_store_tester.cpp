@@ -134,7 +134,7 @@ void CoinsStoreTester::CloseStore() {
   store_.reset();
 }
 
-void CoinsStoreTester::MarkDurable(KvMap state, std::optional<FlushRecord> pending) {
+void CoinsStoreTester::MarkDurable(KvMap state, std::optional<PendingFlush> pending) {
   durable_ = std::move(state);
   durable_pending_ = std::move(pending);
   since_open_.clear();
@@ -343,7 +343,6 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     HARNESS_CHECK(RefCoinKey(entries[i].outpoint) == plan.writes[i].key, "dirty-list order differs from the model at ", i);
   }
   std::vector<size_t> ends = plan.PartialBatchEnds(step.batch_limit);
-  KvMap before = reference_;
 
   size_t partial = 0;
   store_->set_batch_size(step.batch_limit);
@@ -364,11 +363,12 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
   if (!cut) {
     CheckWrite(*cache_, expected_write, 0, [](CoinsStackModel::Key key) -> const OutPoint& { return OutpointTable()[key]; });
     HARNESS_CHECK_EQ(partial, ends.size(), "partial batches of a flush with batch limit ", step.batch_limit);
-    reference_ = plan.Complete(before);
+    FlushUndo undo = plan.Apply(reference_);
     model_.WriteDown(0, wipe);
     const size_t written = ends.size();
-    since_open_.push_back({std::move(before), std::move(plan), std::move(entries), std::move(ends), 0, written, true});
+    since_open_.push_back({std::move(plan), std::move(entries), std::move(ends), 0, written, true, std::move(undo)});
   } else {
+    const KvMap before = reference_;
     // The process is gone: so is the cache. The store is reopened from what LevelDB persisted.
     ++cuts_;
     HARNESS_CHECK(step.cut <= ends.size(), "the flush wrote more partial batches than the ", ends.size(), " predicted");
@@ -389,7 +389,7 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
                       " writes:", Diff(state, expected));
       }
       CheckStoreViews(when, Depth::kWhole);
-      MarkDurable(expected, FlushRecord{before, plan, entries, ends, applied, 0, false});
+      MarkDurable(expected, PendingFlush{before, FlushRecord{plan, entries, ends, applied, 0, false, {}}});
     };
     check_cut("a cut flush");
     if (step.cut_again > 0 && step.cut_again <= ends.size()) {
@@ -398,10 +398,10 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
       check_cut("a cut re-run");
     }
     HARNESS_CHECK(Replay(entries, best, step.batch_limit, 0), "the final re-run was cut");
-    reference_ = plan.Complete(before);
+    FlushUndo undo = plan.Apply(reference_);
     model_.WriteDown(0, /*wipe=*/true);  // the re-run's cache flushed (and so emptied) itself
     const size_t written = ends.size();
-    since_open_.push_back({std::move(before), std::move(plan), std::move(entries), std::move(ends), applied, written, true});
+    since_open_.push_back({std::move(plan), std::move(entries), std::move(ends), applied, written, true, std::move(undo)});
   }
   HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == best, "a completed flush records its best block");
   CheckStore(reference_, cut ? "after recovery" : "after a flush", cut ? Depth::kWhole : Depth::kRecords);
@@ -428,7 +428,7 @@ std::vector<CoinsStoreTester::DirtyEntry> CoinsStoreTester::DirtyEntries() const
 void CoinsStoreTester::ApplyFailFlush(const CoinsStoreStep& step) {
   const Hash256 best = model_.ForwardedBestBlock(0);
   if (best == Hash256{}) return;  // refused flushes are ApplyFlush's
-  FlushRecord flush{reference_, Plan(best), DirtyEntries(), {}, 0, 0, false};
+  FlushRecord flush{Plan(best), DirtyEntries(), {}, 0, 0, false, {}};
   flush.ends = flush.plan.PartialBatchEnds(step.batch_limit);
   store_->set_batch_size(step.batch_limit);
   store_->after_partial_write = [&](size_t) { ++flush.partial_written; };
@@ -446,7 +446,7 @@ void CoinsStoreTester::ApplyFailFlush(const CoinsStoreStep& step) {
     HARNESS_CHECK(error.empty(), "a flush threw without a failing disk: ", error);
     HARNESS_CHECK_EQ(flush.partial_written, flush.ends.size(), "partial batches of a flush with batch limit ",
                      step.batch_limit);
-    reference_ = flush.plan.Complete(flush.before);
+    flush.undo = flush.plan.Apply(reference_);
     model_.WriteDown(0, /*wipe=*/true);
     flush.partial_written = flush.ends.size();
     flush.completed = true;
@@ -492,51 +492,75 @@ void CoinsStoreTester::Recover(const std::optional<FlushRecord>& current, bool p
   if (power_loss) disk_.DropUnsyncedData();
   OpenStore(key_);
   const KvMap state = Plaintext();
-  // The legal states, each with the flush it leaves unfinished: without a power loss only those the
-  // current flush can leave (it wrote its first partial_written batches, and the batch that failed may or
-  // may not have been applied: a write whose sync failed is in the log); after one, also any state since
-  // the database was last opened.
-  std::vector<std::pair<KvMap, const FlushRecord*>> legal;
+  // The legal states, each with the flush it leaves unfinished and the state before that flush: without a
+  // power loss only those the current flush can leave (it wrote its first partial_written batches, and the
+  // batch that failed may or may not have been applied: a write whose sync failed is in the log); after
+  // one, also any state since the database was last opened.
+  struct Legal {
+    KvMap state;
+    const FlushRecord* pending = nullptr;
+    const KvMap* before = nullptr;  // pending's
+  };
+  std::vector<Legal> legal;
+  // The state before each flush since the open: the last one left reference_, and each one's undo log takes
+  // the state after it back to the state before it, which the flush before it left.
+  std::vector<KvMap> befores(power_loss ? since_open_.size() : 0);
   if (power_loss) {
-    legal.emplace_back(durable_, durable_pending_ ? &*durable_pending_ : nullptr);
-    for (const FlushRecord& r : since_open_) {
-      for (size_t b = 1; b <= r.partial_written && b <= r.ends.size(); ++b) legal.emplace_back(r.After(b), &r);
-      if (r.completed) legal.emplace_back(r.plan.Complete(r.before), nullptr);
+    KvMap walked = reference_;
+    for (size_t i = befores.size(); i-- > 0;) {
+      since_open_[i].plan.Revert(walked, since_open_[i].undo);
+      befores[i] = walked;
+    }
+    HARNESS_CHECK(walked == (durable_pending_ ? durable_pending_->before : durable_),
+                  "the store model's undo logs do not lead back to the state the store was opened in");
+    if (durable_pending_) {
+      legal.push_back({durable_, &durable_pending_->flush, &durable_pending_->before});
+    } else {
+      legal.push_back({durable_});
+    }
+    for (size_t i = 0; i < befores.size(); ++i) {
+      const FlushRecord& r = since_open_[i];
+      for (size_t b = 1; b <= r.partial_written && b <= r.ends.size(); ++b) legal.push_back({r.After(befores[i], b), &r, &befores[i]});
+      if (r.completed) legal.push_back({i + 1 < befores.size() ? befores[i + 1] : reference_});
     }
   }
   if (current) {
     for (size_t b = power_loss ? 0 : current->partial_written; b <= current->partial_written; ++b) {
-      legal.emplace_back(current->After(b), b == 0 && current->floor == 0 ? nullptr : &*current);
+      const bool unfinished = b > 0 || current->floor > 0;
+      legal.push_back({current->After(reference_, b), unfinished ? &*current : nullptr, &reference_});
     }
     if (current->partial_written < current->ends.size()) {
-      legal.emplace_back(current->After(current->partial_written + 1), &*current);
+      legal.push_back({current->After(reference_, current->partial_written + 1), &*current, &reference_});
     } else {
-      legal.emplace_back(current->plan.Complete(current->before), nullptr);
+      legal.push_back({current->plan.Complete(reference_)});
     }
   } else {
-    legal.emplace_back(reference_, nullptr);
+    legal.push_back({reference_});
   }
-  const auto match = std::find_if(legal.begin(), legal.end(), [&](const auto& l) { return l.first == state; });
+  const auto match = std::find_if(legal.begin(), legal.end(), [&](const Legal& l) { return l.state == state; });
   if (match == legal.end()) {
     HARNESS_CHECK(false, "after ", when, power_loss ? " and a power loss" : "", " the store is in no state it could ",
-                  "legally be in; against the last legal one:", Diff(state, legal.back().first));
+                  "legally be in; against the last legal one:", Diff(state, legal.back().state));
   }
   CheckStore(state, when);
-  reference_ = state;
-  if (const FlushRecord* pending = match->second) {
+  if (const FlushRecord* pending = match->pending) {
     HARNESS_CHECK(store_->IsMidFlush() && (store_->GetHeadBlocks() == std::vector{pending->plan.new_tip, pending->plan.old_tip}),
                   "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
-    const FlushRecord done{pending->before, pending->plan, pending->entries, pending->ends, 0, 0, false};
-    MarkDurable(state, done);
-    HARNESS_CHECK(Replay(done.entries, done.plan.new_tip, store_->batch_size(), 0), "the recovery's re-run was cut");
-    reference_ = done.plan.Complete(done.before);
-    since_open_.push_back({done.before, done.plan, done.entries, done.ends, 0, 0, true});  // one batch
-    HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == done.plan.new_tip,
+    // Copied first: MarkDurable drops the flushes `pending` may be one of, and `before` may be reference_.
+    PendingFlush done{*match->before, FlushRecord{pending->plan, pending->entries, pending->ends, 0, 0, false, {}}};
+    MarkDurable(state, std::move(done));
+    const FlushRecord& rerun = durable_pending_->flush;
+    HARNESS_CHECK(Replay(rerun.entries, rerun.plan.new_tip, store_->batch_size(), 0), "the recovery's re-run was cut");
+    reference_ = durable_pending_->before;
+    FlushUndo undo = rerun.plan.Apply(reference_);
+    since_open_.push_back({rerun.plan, rerun.entries, rerun.ends, 0, 0, true, std::move(undo)});  // one batch
+    HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == rerun.plan.new_tip,
                   "the re-run after ", when, " records its best block");
     CheckStore(reference_, "after the recovery's re-run", Depth::kRecords);
     cache_ = std::make_unique<seam::CoinsViewCache>(catcher_.get());
   } else {
     HARNESS_CHECK(!store_->IsMidFlush(), "after ", when, " the store is mid-flush in a state no flush left unfinished");
+    reference_ = state;
     MarkDurable(state, std::nullopt);
   }
   ResyncModel();

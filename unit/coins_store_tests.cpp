@@ -390,6 +390,30 @@ BOOST_AUTO_TEST_CASE(split_exactly_past_the_limit, *unit::Needs(seam::kStoreCuts
 }
 
 // The fixed flush, cut after each of its partial batches in turn, then run again to completion.
+// The reference's in-place flush and its undo log (the store tester keeps no copy of a state a flush began
+// on): from the state before it or from any of its mid-flush states, the flush ends in the same state, which
+// is the last mid-flush state with the head marker replaced by the best block; reverting gives back exactly
+// the state it was applied to.
+BOOST_AUTO_TEST_CASE(flush_undo_reverts_exactly) {
+  const harness::FlushPlan plan = PlanToB();
+  const KvMap before = PlainOldState();
+  KvMap complete = plan.MidFlush(before, plan.writes.size());
+  BOOST_TEST_REQUIRE(complete.erase("H") == 1u);
+  complete["B"] = harness::RefHash(BlockB());
+  BOOST_TEST((plan.Complete(before) == complete));
+  for (size_t prefix = 0; prefix <= plan.writes.size(); prefix += 7) {
+    BOOST_TEST_CONTEXT("from the mid-flush state after " << prefix << " writes") {
+      const KvMap start = prefix == 0 ? before : plan.MidFlush(before, prefix);
+      KvMap state = start;
+      const harness::FlushUndo undo = plan.Apply(state);
+      BOOST_TEST((state == complete));
+      BOOST_TEST(undo.values.size() == plan.writes.size());
+      plan.Revert(state, undo);
+      BOOST_TEST((state == start));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary, *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
   const harness::FlushPlan plan = PlanToB();
   const KvMap before = PlainOldState();
