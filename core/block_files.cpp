@@ -112,11 +112,7 @@ class Scratch {
 constexpr Obfuscation::KeyBytes kWrittenKey{0x5e, 0xed, 0x0b, 0x10, 0xc4, 0xf1, 0x1e, 0x5a};
 
 void Append(BufferedWriter& out, std::span<const uint8_t> bytes) {
-  try {
-    out.core() << Bytes(bytes);
-  } catch (const std::ios_base::failure& e) {
-    throw IoError(e.what());
-  }
+  out.core() << Bytes(bytes);
   out.Account(bytes.size());
 }
 
@@ -213,11 +209,7 @@ void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<
       !SerializesExactly(
           payload, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); }, [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
     const auto size = static_cast<unsigned int>(payload.size());
-    try {
-      out.core() << magic << size << Bytes(payload);
-    } catch (const std::ios_base::failure& e) {
-      throw IoError(e.what());
-    }
+    out.core() << magic << size << Bytes(payload);
     out.Account(kRecordHeaderSize + payload.size());
     return;
   }
@@ -238,14 +230,10 @@ void WriteUndoRecord(BufferedWriter& out, const MessageStart& magic, const embed
   if (!kWriterTakesUndo || chain == nullptr ||
       !SerializesExactly(payload, [&](DataStream& s) { s >> undo; }, [&](DataStream& s) { s << undo; })) {
     const auto size = static_cast<uint32_t>(payload.size());
-    try {
-      out.core() << magic << size;
-      HashWriter hasher{};
-      hasher << ToCore(prev_block_hash) << Bytes(payload);
-      out.core() << Bytes(payload) << hasher.GetHash();
-    } catch (const std::ios_base::failure& e) {
-      throw IoError(e.what());
-    }
+    out.core() << magic << size;
+    HashWriter hasher{};
+    hasher << ToCore(prev_block_hash) << Bytes(payload);
+    out.core() << Bytes(payload) << hasher.GetHash();
     out.Account(kRecordHeaderSize + payload.size() + kChecksumSize);
     return;
   }

@@ -83,17 +83,6 @@ std::optional<uint64_t> PositionOf(F& f) {
   }
 }
 
-// Runs a call into Core, turning its std::ios_base::failure into IoError with Core's message.
-template <typename F>
-decltype(auto) Translate(F&& f) {
-  try {
-    return f();
-  } catch (const std::ios_base::failure& e) {
-    throw IoError(e.what());
-  }
-}
-
-
 using CoreBufferedWriter = ::BufferedWriter<::AutoFile>;
 using CoreBufferedReader = ::BufferedReader<::AutoFile>;
 
@@ -121,19 +110,19 @@ bool AutoFile::IsOpen() const { return !core_->IsNull(); }
 
 std::optional<uint64_t> AutoFile::Position() const { return PositionOf(*core_); }
 
-void AutoFile::Seek(int64_t offset, int origin) { Translate([&] { core_->seek(offset, origin); }); }
+void AutoFile::Seek(int64_t offset, int origin) { core_->seek(offset, origin); }
 
-void AutoFile::Read(std::span<uint8_t> dst) { Translate([&] { core_->read(Bytes(dst)); }); }
+void AutoFile::Read(std::span<uint8_t> dst) { core_->read(Bytes(dst)); }
 
 size_t AutoFile::ReadSome(std::span<uint8_t> dst) {
-  return Translate([&] { return core_->detail_fread(Bytes(dst)); });
+  return core_->detail_fread(Bytes(dst));
 }
 
-void AutoFile::Ignore(uint64_t n) { Translate([&] { core_->ignore(static_cast<size_t>(n)); }); }
+void AutoFile::Ignore(uint64_t n) { core_->ignore(static_cast<size_t>(n)); }
 
-void AutoFile::Write(std::span<const uint8_t> src) { Translate([&] { core_->write(Bytes(src)); }); }
+void AutoFile::Write(std::span<const uint8_t> src) { core_->write(Bytes(src)); }
 
-void AutoFile::WriteConsume(std::span<uint8_t> buf) { Translate([&] { core_->write_buffer(Bytes(buf)); }); }
+void AutoFile::WriteConsume(std::span<uint8_t> buf) { core_->write_buffer(Bytes(buf)); }
 
 void AutoFile::Flush() {
   std::FILE* f = HandleOf(*core_);
@@ -143,7 +132,7 @@ void AutoFile::Flush() {
 
 std::optional<uint64_t> AutoFile::Size() {
   return IfTreeHas<kFileLifecycle, std::optional<uint64_t>>("AutoFile::size", *core_, [](auto& f) {
-    return Translate([&] { return std::optional<uint64_t>(static_cast<uint64_t>(f.size())); });
+    return std::optional<uint64_t>(static_cast<uint64_t>(f.size()));
   });
 }
 
@@ -191,7 +180,7 @@ BufferedWriter::~BufferedWriter() = default;  // Core's destructor flushes
 
 void BufferedWriter::Write(std::span<const uint8_t> src) {
   try {
-    Translate([&] { core().write(Bytes(src)); });
+    core().write(Bytes(src));
   } catch (const IoError&) {
     used_ = size_;  // Core's write throws only from the flush of a full buffer, which then stays full
     throw;
@@ -204,7 +193,7 @@ void BufferedWriter::Account(size_t n) {
 }
 
 void BufferedWriter::Flush() {
-  Translate([&] { core().flush(); });
+  core().flush();
   used_ = 0;
 }
 
@@ -222,9 +211,7 @@ std::optional<uint64_t> BufferedWriter::Position() const {
 BufferedFile::BufferedFile(AutoFile& file, uint64_t size, uint64_t rewind) {
   core_ = IfTreeHas<kBufferedFile, std::unique_ptr<CoreBufferedFile>>(
       "BufferedFile", file.core(), [&](auto& f) -> std::unique_ptr<CoreBufferedFile> {
-        return Translate([&] {
-          return std::make_unique<Holding<CoreBufferedFile, Later<decltype(f), ::BufferedFile>>>(f, size, rewind);
-        });
+        return std::make_unique<Holding<CoreBufferedFile, Later<decltype(f), ::BufferedFile>>>(f, size, rewind);
       });
 }
 
@@ -247,13 +234,13 @@ bool BufferedFile::Eof() const {
 }
 
 void BufferedFile::Read(std::span<uint8_t> dst) {
-  OnBufferedFile<void>(*core_, [&](auto& b) { Translate([&] { b.read(Bytes(dst)); }); });
+  OnBufferedFile<void>(*core_, [&](auto& b) { b.read(Bytes(dst)); });
 }
 
 void BufferedFile::SkipTo(uint64_t pos) {
   OnBufferedFile<void>(*core_, [&](auto& b) {
     if (pos < b.GetPos()) throw std::logic_error("BufferedFile::SkipTo: behind the read position (Core asserts)");
-    Translate([&] { b.SkipTo(pos); });
+    b.SkipTo(pos);
   });
 }
 
@@ -270,7 +257,7 @@ bool BufferedFile::SetLimit(uint64_t pos) {
 }
 
 void BufferedFile::FindByte(uint8_t byte) {
-  OnBufferedFile<void>(*core_, [&](auto& b) { Translate([&] { b.FindByte(std::byte{byte}); }); });
+  OnBufferedFile<void>(*core_, [&](auto& b) { b.FindByte(std::byte{byte}); });
 }
 
 BufferedReader::BufferedReader(AutoFile&& file, size_t size) : file_(std::move(file)), position_(file_.Position()) {
@@ -285,7 +272,7 @@ BufferedReader::~BufferedReader() = default;
 void BufferedReader::Read(std::span<uint8_t> dst) {
   try {
     IfTreeHas<kBufferedStreams, void>("BufferedReader<AutoFile>", *core_, [&](auto& held) {
-      Translate([&] { Held<CoreBufferedReader, decltype(held)>(held).read(Bytes(dst)); });
+      Held<CoreBufferedReader, decltype(held)>(held).read(Bytes(dst));
     });
   } catch (const IoError&) {
     position_ = file_.Position();
