@@ -3,11 +3,12 @@
 // BufferedReader<AutoFile> (streams.h), obfuscated with Core's Obfuscation (core/obfuscation.h).
 //
 // Core signals errors with std::ios_base::failure, which is the seam's IoError here: Core's exceptions pass
-// through the adapter as they are, and the adapter's own failures are thrown as the same type. Ownership mirrors the embedded classes: AutoFile owns its FILE*, a BufferedWriter refers
-// to a file the caller keeps, a BufferedReader owns the file moved into it (Core's reader only refers to
-// it, so the adapter keeps the file beside Core's reader). Where Core's contract differs, the adapter passes
-// Core's behaviour through and says so in a constant below (the harness reads them through seam/file_io.h;
-// the differences table of docs/bitcoin-core.md has one row each).
+// through the adapter as they are, and the adapter's own failures are thrown as the same type.
+// Ownership mirrors the embedded classes: AutoFile owns its FILE*, a BufferedWriter refers to a file the
+// caller keeps, a BufferedReader owns the file moved into it (Core's reader only refers to it, so the
+// adapter keeps the file beside Core's reader). Where Core's contract differs, the adapter passes Core's
+// behaviour through and says so in a constant below (the harness reads them through seam/file_io.h; the
+// differences table of docs/bitcoin-core.md has one row each).
 #pragma once
 
 #include <cstddef>
@@ -152,9 +153,8 @@ class BufferedWriter {
   std::unique_ptr<CoreWriter> core_;
 };
 
-// Core's BufferedFile over the adapter's AutoFile (which must outlive it). Core signals errors with
-// std::ios_base::failure, the adapter with IoError; SkipTo behind the read position is std::logic_error
-// here (Core asserts).
+// Core's BufferedFile over the adapter's AutoFile (which must outlive it). Its errors are IoError, as
+// everywhere here; SkipTo behind the read position is std::logic_error here (Core asserts).
 class BufferedFile {
  public:
   static constexpr uint64_t kNoLimit = UINT64_MAX;
