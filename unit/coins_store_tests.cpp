@@ -389,7 +389,6 @@ BOOST_AUTO_TEST_CASE(split_exactly_past_the_limit, *unit::Needs(seam::kStoreCuts
   }
 }
 
-// The fixed flush, cut after each of its partial batches in turn, then run again to completion.
 // The reference's in-place flush and its undo log (the store tester keeps no copy of a state a flush began
 // on): from the state before it or from any of its mid-flush states, the flush ends in the same state, which
 // is the last mid-flush state with the head marker replaced by the best block; reverting gives back exactly
@@ -414,6 +413,7 @@ BOOST_AUTO_TEST_CASE(flush_undo_reverts_exactly) {
   }
 }
 
+// The fixed flush, cut after each of its partial batches in turn, then run again to completion.
 BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary, *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
   const harness::FlushPlan plan = PlanToB();
   const KvMap before = PlainOldState();
