@@ -29,6 +29,16 @@ const std::vector<OutPoint>& FundingOutpoints() {
   return table;
 }
 
+// The funding outpoints' keys, the same in every tester (0 .. kFunding - 1 in table order): built once.
+const std::map<OutPoint, CoinsStackModel::Key>& FundingKeys() {
+  static const std::map<OutPoint, CoinsStackModel::Key> keys = [] {
+    std::map<OutPoint, CoinsStackModel::Key> k;
+    for (const OutPoint& o : FundingOutpoints()) k.emplace(o, static_cast<CoinsStackModel::Key>(k.size()));
+    return k;
+  }();
+  return keys;
+}
+
 std::string Describe(const std::vector<TxShape>& txs) {
   std::string out;
   for (size_t i = 0; i < txs.size(); ++i) {
@@ -71,7 +81,8 @@ OverlayTester::OverlayTester(int workers)
       model_(BlockHash(255)) {
   model_.Push();                 // the tip
   model_.Push(/*peeks=*/true);  // the overlays
-  for (const OutPoint& o : FundingOutpoints()) KeyOf(o);
+  outpoints_.reserve(CoinsStackModel::kKeys);
+  outpoints_.assign(FundingOutpoints().begin(), FundingOutpoints().end());
   // Every other funding coin is in the base from the start, as a chainstate's coins are, so that a block can
   // spend one without a step funding it first.
   for (Key k = 0; k < kFunding; k += 2) {
@@ -84,6 +95,7 @@ OverlayTester::OverlayTester(int workers)
 OverlayTester::~OverlayTester() = default;
 
 std::optional<OverlayTester::Key> OverlayTester::KeyOf(const OutPoint& o) {
+  if (const auto it = FundingKeys().find(o); it != FundingKeys().end()) return it->second;
   if (const auto it = keys_.find(o); it != keys_.end()) return it->second;
   if (outpoints_.size() == CoinsStackModel::kKeys) return std::nullopt;
   const Key k = static_cast<Key>(outpoints_.size());
@@ -158,7 +170,7 @@ bool OverlayTester::ConnectNext() {
   const size_t i = b.next++;
   const embedded::Transaction& tx = b.block.vtx[i];
   const uint32_t height = blocks_;
-  const std::vector<seam::CoinsViewOverlay*> overlays = Overlays();
+  const auto overlays = Overlays();
   if (i > 0) {
     for (const TxIn& in : tx.vin) {
       const Key k = *KeyOf(in.prevout);
@@ -219,16 +231,6 @@ void OverlayTester::ResetOverlays() {
   block_.reset();
   for (const seam::CoinsViewOverlay* o : {&fetching_, &serial_}) CheckEmpty(*o, "a reset overlay");
   CheckOverlays(std::nullopt, /*deep=*/true);
-}
-
-std::vector<seam::CoinsViewOverlay*> OverlayTester::Overlays() {
-  if (block_ && block_->synced) return {&fetching_};
-  return {&fetching_, &serial_};
-}
-
-std::vector<const seam::CoinsViewOverlay*> OverlayTester::Overlays() const {
-  if (block_ && block_->synced) return {&fetching_};
-  return {&fetching_, &serial_};
 }
 
 void OverlayTester::EndBlock(bool fetching_writes) {

@@ -24,6 +24,7 @@
 // BIP30's lookups never find a coin).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -173,9 +174,18 @@ class OverlayTester {
   bool ConnectNext();
   void EndBlock(bool fetching_writes);
   void ResetOverlays();
+  // One or two overlays, held without a heap allocation: the checks ask for them at every step.
+  template <typename T>
+  struct OverlayList {
+    std::array<T*, 2> items;
+    size_t size;
+    T* const* begin() const { return items.data(); }
+    T* const* end() const { return items.data() + size; }
+  };
   // The overlays in lockstep with the model: both, or only the fetching one after a sync in the block.
-  std::vector<seam::CoinsViewOverlay*> Overlays();
-  std::vector<const seam::CoinsViewOverlay*> Overlays() const;
+  OverlayList<seam::CoinsViewOverlay> Overlays() { return {{&fetching_, &serial_}, OverlayCount()}; }
+  OverlayList<const seam::CoinsViewOverlay> Overlays() const { return {{&fetching_, &serial_}, OverlayCount()}; }
+  size_t OverlayCount() const { return block_ && block_->synced ? 1 : 2; }
   const char* Name(const seam::CoinsViewOverlay* o) const { return o == &fetching_ ? "fetching overlay" : "overlay without threads"; }
   // Both overlays against the model: `k`'s entry, sizes (deep: SanityCheck and usage), AllInputsConsumed.
   HARNESS_NO_FUZZ_COVERAGE void CheckOverlays(std::optional<Key> k, bool deep) const;
@@ -190,8 +200,8 @@ class OverlayTester {
   seam::CoinsViewOverlay fetching_;
   seam::CoinsViewOverlay serial_;
   CoinsStackModel model_;
-  std::vector<OutPoint> outpoints_;
-  std::map<OutPoint, Key> keys_;
+  std::vector<OutPoint> outpoints_;  // by key: the funding outpoints first, then those blocks create
+  std::map<OutPoint, Key> keys_;      // the keys of those blocks create (the funding ones are fixed)
   uint8_t blocks_ = 0;  // blocks started: the coinbase's scriptSig and the height
   size_t blocks_written_ = 0;
   OpLog<OverlayStep> log_;

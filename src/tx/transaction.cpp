@@ -196,6 +196,7 @@ bool ParseBlock(std::span<const uint8_t> bytes, Block& block, std::string* error
 
 Hash256 TxidOf(const Transaction& tx) {
   std::vector<uint8_t> bytes;
+  bytes.reserve(SerializedSize(tx, /*with_witness=*/false));  // one allocation, not one per doubling
   SerializeTransaction(bytes, tx, /*with_witness=*/false);
   return DoubleSha256({bytes});
 }
