@@ -19,6 +19,16 @@ def regression(tests):
     return head_only, both, fixed, one_sided
 
 
+def strict_problems(unanswered, tests, skipped):
+    """What --strict fails on besides the verdict: every unanswered section, and every test that failed on
+    either side ({side: {test: passed}}, None when a side ran none), a test ctest skipped excepted."""
+    problems = [f"{section} not answered" for section in unanswered]
+    for side, results in (tests or {}).items():
+        problems += [f"{side}: {name} failed" for name, passed in (results or {}).items()
+                     if not passed and name not in skipped.get(side, ())]
+    return problems
+
+
 def fuzz_crashes(review, fuzzing, binaries_base):
     """[(target, crash file, fails on the base too?)]."""
     import review_observe
