@@ -270,8 +270,17 @@ const embedded::Coin& AccessByTxid(CoinsViewCache& cache, const embedded::Hash25
   return cache.accessed_;
 }
 
-void CoinsViewCache::Flush() {
-  RunWrite(*cache_, [](auto& c) { return c.Flush(); }, "Flush: the parent refused the batch (Core's Flush returned false)");
+void CoinsViewCache::Flush(bool reallocate_cache) {
+  RunWrite(
+      *cache_,
+      [reallocate_cache](auto& c) {
+        if constexpr (kFlushCanKeepMemory) {
+          return c.Flush(reallocate_cache);
+        } else {
+          return c.Flush();
+        }
+      },
+      "Flush: the parent refused the batch (Core's Flush returned false)");
 }
 
 void CoinsViewCache::Sync() {

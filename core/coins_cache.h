@@ -74,6 +74,8 @@ class Recorder;
 inline constexpr bool kRefusedBatchThrows = SUITE_CORE_void_batch_write;
 // #34165: PeekCoin is Core's (before: the adapter's own walk down the stack).
 inline constexpr bool kPeekCoinIsCores = SUITE_CORE_peek_coin;
+// #33602: Flush(reallocate_cache = false) keeps the map's memory (before: every flush reallocates it).
+inline constexpr bool kFlushCanKeepMemory = SUITE_CORE_flush_keeping_memory;
 // #34164: Reset() is Core's, through CreateResetGuard (before: the adapter replaces the Core cache by a new
 // one over the same parent, which is what ConnectBlock did per block before that change).
 inline constexpr bool kResetIsCores = SUITE_CORE_reset_guard;
@@ -252,8 +254,9 @@ class CoinsViewCache : public CoinsView {
 
   // Core's Flush and Sync. A parent that refuses the batch (Core before #33866: BatchWrite returns false,
   // and the cache is left as it was; since: it throws) makes them throw; the adapter turns a false into
-  // std::runtime_error. Core's own logic_errors pass.
-  virtual void Flush();
+  // std::runtime_error. Core's own logic_errors pass. `reallocate_cache` is Core's (#33602); a tree before
+  // it reallocates at every flush (kFlushCanKeepMemory).
+  virtual void Flush(bool reallocate_cache = true);
   void Sync();
   // Empties the cache without writing anything down: no entries, usage 0, no best block of its own (Core's
   // Reset, or a new Core cache where the tree has none: see kResetIsCores). Requires: no cache is stacked
@@ -370,7 +373,7 @@ class CoinsViewOverlay : public CoinsViewCache {
   // Core's AllInputsConsumed(); true where the tree has no overlay.
   bool AllInputsConsumed() const;
   // Core's Flush (it stops the fetching first), then the guard is dropped as ConnectBlock's scope ends.
-  void Flush() override;
+  void Flush(bool reallocate_cache = true) override;
   void Reset() override;
 
  private:

@@ -122,6 +122,9 @@ using CachePair = std::pair<const Outpoint, Entry>;
     (std::is_abstract_v<CCoinsView> && SUITE_CORE_HAS(CoinsViewEmpty, (), { C::Get() } -> std::convertible_to<CCoinsView&>))) \
   X(peek_coin, change, "#34165", "CCoinsView::PeekCoin: a lookup that caches nothing at any level", "",          \
     SUITE_CORE_HAS(CCoinsView, (const C& v, const COutPoint& o), { v.PeekCoin(o) } -> std::same_as<std::optional<Coin>>)) \
+  X(flush_keeping_memory, change, "#33602", "CCoinsViewCache::Flush(bool reallocate_cache): a flush may keep the " \
+    "map's memory for the next block (before: every flush reallocates)", "",                                      \
+    SUITE_CORE_HAS(CCoinsViewCache, (C& c), c.Flush(false)))                                                      \
   X(reset_guard, change, "#34164", "CCoinsViewCache::Reset through CreateResetGuard: one view reused per block", \
     "", SUITE_CORE_HAS(CCoinsViewCache, (C& c), c.CreateResetGuard()))                                           \
   X(coins_view_overlay, change, "#34165 #35295", "CoinsViewOverlay: StartFetching a block's prevouts on a "      \

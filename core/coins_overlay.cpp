@@ -51,10 +51,10 @@ bool CoreAllInputsConsumed(const ::CCoinsViewCache& cache) {
   return static_cast<const Overlay&>(cache).AllInputsConsumed();
 }
 
-// ConnectBlock's flush of its per-block view: the map keeps its memory for the next block.
+// Core's overlay's Flush, which stops the fetching first.
 template <class Overlay = ::CoinsViewOverlay>
-void CoreFlush(::CCoinsViewCache& cache) {
-  static_cast<Overlay&>(cache).Flush(/*reallocate_cache=*/false);
+void CoreFlush(::CCoinsViewCache& cache, bool reallocate_cache) {
+  static_cast<Overlay&>(cache).Flush(reallocate_cache);
 }
 
 int CheckedWorkers(int workers) {
@@ -100,11 +100,11 @@ bool CoinsViewOverlay::AllInputsConsumed() const {
   }
 }
 
-void CoinsViewOverlay::Flush() {
+void CoinsViewOverlay::Flush(bool reallocate_cache) {
   if constexpr (kOverlayIsCores) {
-    CoreFlush(core());
+    CoreFlush(core(), reallocate_cache);
   } else {
-    CoinsViewCache::Flush();
+    CoinsViewCache::Flush(reallocate_cache);
   }
 }
 

@@ -114,10 +114,9 @@ void CheckSizes(const seam::CoinsViewCache& cache, const CoinsStackModel& model,
       }
       HARNESS_CHECK(cache.DynamicMemoryUsage() >= usage, "total memory usage at level ", level,
                     " below the entries' part: ", cache.DynamicMemoryUsage(), " < ", usage);
-      // After a Reset, Core's own (#34164) keeps the map's memory, where before it a new cache replaces the
-      // old one: the figure depends on that change from then on.
-      if (model.WasReset(level)) {
-        HARNESS_OBSERVE_CHANGE("reset_guard", "DynamicMemoryUsage", "level ", level, ": ", cache.DynamicMemoryUsage());
+      // After a Reset or a flush that kept the map's memory, the figure depends on those changes' forms.
+      if (const char* change = model.MemoryChange(level)) {
+        HARNESS_OBSERVE_CHANGE(change, "DynamicMemoryUsage", "level ", level, ": ", cache.DynamicMemoryUsage());
       } else {
         HARNESS_OBSERVE("DynamicMemoryUsage", "level ", level, ": ", cache.DynamicMemoryUsage());
       }

@@ -136,10 +136,29 @@ bool CoinsStackModel::Spend(int level, Key k) {
 }
 
 void CoinsStackModel::Reset(int level) {
-  const bool peeks = levels_[level].peeks;
-  levels_[level] = Level{};
-  levels_[level].peeks = peeks;
-  levels_[level].was_reset = true;
+  const Level& old = levels_[level];
+  Level fresh;
+  fresh.peeks = old.peeks;
+  fresh.kept_memory = old.kept_memory;
+  fresh.was_reset = true;
+  levels_[level] = std::move(fresh);
+}
+
+const char* CoinsStackModel::MemoryChange(int level) const {
+  const Level& l = levels_[level];
+  if (l.was_reset && l.kept_memory) return "reset_guard+flush_keeping_memory";
+  if (l.was_reset) return "reset_guard";
+  if (l.kept_memory) return "flush_keeping_memory";
+  return nullptr;
+}
+
+void CoinsStackModel::FlushedMemory(int level, bool kept) {
+  Level& l = levels_[level];
+  if (kept) {
+    l.kept_memory = true;
+  } else {
+    l.was_reset = l.kept_memory = false;  // a new map, whatever came before
+  }
 }
 
 void CoinsStackModel::Uncache(int level, Key k) {

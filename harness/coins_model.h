@@ -78,8 +78,14 @@ class CoinsStackModel {
   void Pop() { levels_.pop_back(); }
   // Empties `level` without writing anything down; it has no best block of its own afterwards.
   void Reset(int level);
-  // Whether `level` was Reset since it was pushed.
-  bool WasReset(int level) const { return levels_[level].was_reset; }
+  // The Core change rows ("+"-joined, for harness/observe.h) on whose form `level`'s total memory figure
+  // (DynamicMemoryUsage) depends, or nullptr while it is a new cache's: since the level was pushed or last
+  // flushed reallocating, a Reset (reset_guard: Core's keeps the map's memory, before it a new cache
+  // replaced the old one) or a flush that kept the memory (flush_keeping_memory: before it every flush
+  // reallocates).
+  const char* MemoryChange(int level) const;
+  // A flush of `level` that asked to keep the map's memory (Flush(reallocate_cache = false)) or not.
+  void FlushedMemory(int level, bool kept);
 
   // Reads at `level` (0 = lowest cache; -1 = the base) without caching anything.
   std::optional<Coin> Peek(int level, Key k) const;
@@ -141,7 +147,8 @@ class CoinsStackModel {
     std::vector<Key> dirty_order;
     std::optional<Hash256> best;
     bool peeks = false;
-    bool was_reset = false;
+    bool was_reset = false;    // see MemoryChange
+    bool kept_memory = false;
   };
   ModelEntry& Insert(Level& l, Key k, ModelEntry e);
   void MarkDirty(Level& l, Key k, ModelEntry& e);

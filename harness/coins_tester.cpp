@@ -1,9 +1,11 @@
 #include "coins_tester.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "coins_checks.h"
+#include "observe.h"
 #include "rng.h"
 
 namespace harness {
@@ -49,6 +51,9 @@ std::string CoinsStep::ToString() const {
     case CoinsOp::kHaveInputs:
       out += SpendsCoinbase() ? ", a coinbase"
                               : ", inputs=" + std::to_string(InputCount()) + " stride=" + std::to_string(InputStride());
+      break;
+    case CoinsOp::kFlush:
+      if (KeepsMemory() && seam::kFlushCanKeepMemory) out += ", reallocate_cache=false";
       break;
     case CoinsOp::kFailRead: {
       static constexpr const char* kReads[] = {"GetCoin on the top", "PeekCoin on the top", "HaveCoin on the catcher",
@@ -190,11 +195,18 @@ bool CoinsTester::Apply(CoinsStep step) {
       model_.Pop();
       break;
     case CoinsOp::kFlush:
-    case CoinsOp::kSync:
-      log_.Add(step);
-      ApplyWrite(step.op == CoinsOp::kFlush);
+    case CoinsOp::kSync: {
+      const bool keep_memory = step.op == CoinsOp::kFlush && step.KeepsMemory();
+      {
+        // The step's record names the choice where the subject has it.
+        std::optional<observe::ChangeScope> scope;
+        if (keep_memory) scope.emplace("flush_keeping_memory");
+        log_.Add(step);
+      }
+      ApplyWrite(step.op == CoinsOp::kFlush, keep_memory);
       if (ended_) return true;
       break;
+    }
     case CoinsOp::kUsage:  // every level's usage, size and dirty count, checked below
       log_.Add(step);
       break;
@@ -400,14 +412,18 @@ void CoinsTester::ApplyFailRead(const CoinsStep& step) {
   HARNESS_CHECK(got == want, "a read answered by a cache level: subject ", Render(got), ", model ", Render(want));
 }
 
-void CoinsTester::ApplyWrite(bool wipe) {
+void CoinsTester::ApplyWrite(bool wipe, bool keep_memory) {
   const int t = levels() - 1;
   const size_t batches = base_.batches();
   const ExpectedWrite expected = ExpectWrite(model_, t);
+  size_t usage_before = 0;
+  size_t coins_before = 0;
+  if constexpr (seam::kCoinsApi.sizes) usage_before = top().DynamicMemoryUsage();
+  if constexpr (seam::kExactUsage) coins_before = seam::ModelledUsage(top());
   std::string error;
   try {
     if (wipe) {
-      top().Flush();
+      top().Flush(/*reallocate_cache=*/!keep_memory);
     } else {
       top().Sync();
     }
@@ -444,8 +460,20 @@ void CoinsTester::ApplyWrite(bool wipe) {
   }
   if (wipe) {
     CheckEmpty(top(), "a flushed cache");
+    // Whether the figure depends on the change is the input's choice, the same on every tree.
+    model_.FlushedMemory(t, keep_memory);
+    const bool kept = keep_memory && seam::kFlushCanKeepMemory;
     if constexpr (seam::kCoinsApi.sizes) {
-      HARNESS_CHECK_EQ(top().DynamicMemoryUsage(), empty_usage_, "a flushed cache uses the memory of a new one");
+      std::optional<observe::ChangeScope> scope;
+      if (const char* change = model_.MemoryChange(t)) scope.emplace(change);
+      const size_t usage = top().DynamicMemoryUsage();
+      if (!kept) {
+        HARNESS_CHECK_EQ(usage, empty_usage_, "a flushed cache uses the memory of a new one");
+      } else if constexpr (seam::kExactUsage) {
+        HARNESS_CHECK_EQ(usage, usage_before - coins_before, "a flush keeping the map's memory frees the coins' part only");
+      } else {
+        HARNESS_CHECK(usage <= usage_before, "a flush keeping the map's memory grew it: ", usage_before, " -> ", usage);
+      }
     }
   } else {
     CheckDirtyListEmpty(top(), "after Sync");

@@ -69,7 +69,7 @@ namespace harness {
   X(kUncache, 8, "Uncache", {kOutpoint, &Api::uncache})            /* Uncache */                                       \
   X(kPush, 9, "Push", {0})                                         /* a new cache on top */                            \
   X(kPop, 10, "Pop", {0})                                          /* destroy the top cache unflushed (changes dropped) */ \
-  X(kFlush, 11, "Flush", {0})                                      /* Flush the top cache into its parent */           \
+  X(kFlush, 11, "Flush", {0})                                      /* Flush the top cache into its parent (KeepsMemory) */ \
   X(kSync, 12, "Sync", {0})                                        /* Sync the top cache into its parent */            \
   X(kUsage, 13, "Usage", {0, &Api::sizes})                         /* every level's usage, size, dirty count vs the model */ \
   X(kSetBestBlock, 14, "SetBestBlock", {kBlock})                   /* SetBestBlock on the top cache */                 \
@@ -118,6 +118,10 @@ struct CoinsStep {
   bool SpendsCoinbase() const { return coin >= 240; }
   // FailRead: 0 GetCoin or 1 PeekCoin through the top cache, 2 HaveCoin or 3 PeekCoin on the catcher.
   int ReadKind() const { return coin % 4; }
+  // Flush: whether it asks to keep the cache's memory, as a block's view is flushed (Flush(reallocate_cache =
+  // false)), read from the outpoint byte, which a flush has no other use for; the subject honours it where
+  // seam::kFlushCanKeepMemory.
+  bool KeepsMemory() const { return outpoint % 2 == 1; }
 };
 
 
@@ -149,7 +153,7 @@ class CoinsTester {
   HARNESS_NO_FUZZ_COVERAGE void CheckDirtyOrder(int level) const;
   // CheckEntry for every touched outpoint at `level`.
   HARNESS_NO_FUZZ_COVERAGE void CheckTouched(int level) const;
-  void ApplyWrite(bool wipe);
+  void ApplyWrite(bool wipe, bool keep_memory);
   // A level's size: the subject's where it shows it (seam::kCoinsApi.sizes), else the model's.
   size_t SizeOf(int level) const;
 

@@ -11,7 +11,8 @@
 // difference the suite declares.
 //
 // Format, one record a line: `input <name>` starts an input; `<label>: <value>`, or `[<change>] <label>:
-// <value>` for a value tied to a change (HARNESS_OBSERVE_CHANGE for one record, ChangeScope for a block).
+// <value>` for a value tied to a change (HARNESS_OBSERVE_CHANGE for one record, ChangeScope for a block);
+// `[<change>+<change>]` for one tied to several.
 #pragma once
 
 #include <string_view>

@@ -254,7 +254,7 @@ void OverlayTester::EndBlock(bool fetching_writes) {
   const ExpectedWrite expected = ExpectWrite(model_, 1);
   std::string error;
   try {
-    writer.Flush();
+    writer.Flush(/*reallocate_cache=*/false);  // ConnectBlock's: the view is refilled by the next block
   } catch (const std::logic_error& e) {
     error = e.what();
   }

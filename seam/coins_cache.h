@@ -31,6 +31,9 @@
 //   kOverlayPrefetches        the overlay queues a block's prevouts and fetches them ahead, so
 //                             AllInputsConsumed says whether they were looked up in block order (Core
 //                             before #34165 has no overlay: the adapter's is a plain cache that peeks).
+//   kFlushCanKeepMemory       Flush(reallocate_cache = false) keeps the map's memory: the cache's total
+//                             memory figure drops by its coins' part only (Core before #33602 reallocates
+//                             at every flush, and has no such parameter).
 //   kCoinsApi                 which operations and checks beyond the central ones the subject offers.
 // What the harness can see of the cache's inside, where Core's internals are reached through shims
 // (core/coins_cache.h): each true in the embedded subject and where the tree has the internal, else the
@@ -101,6 +104,7 @@ inline constexpr bool kWriteForwardsUnsetBestBlock = true;
 inline constexpr bool kGetBestBlockMemoizes = true;
 inline constexpr bool kAddSpentCoinThrows = false;
 inline constexpr bool kOverlayPrefetches = core_adapter::kOverlayIsCores;
+inline constexpr bool kFlushCanKeepMemory = core_adapter::kFlushCanKeepMemory;
 inline constexpr CoinsCacheApi kCoinsApi{
     .have_coin = SUITE_CORE_cache_have_coin,
     .have_coin_in_cache = SUITE_CORE_cache_have_coin_in_cache,
@@ -153,6 +157,7 @@ inline constexpr bool kWriteForwardsUnsetBestBlock = false;
 inline constexpr bool kGetBestBlockMemoizes = false;
 inline constexpr bool kAddSpentCoinThrows = true;
 inline constexpr bool kOverlayPrefetches = true;
+inline constexpr bool kFlushCanKeepMemory = true;
 inline constexpr CoinsCacheApi kCoinsApi{};
 inline constexpr bool kEntriesVisible = true;
 inline constexpr bool kDirtyListVisible = true;

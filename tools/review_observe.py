@@ -84,9 +84,10 @@ def observe(binary, target, files, scratch, profile=None):
 
 
 def declared(record, answers):
-    """Whether `record` is tied to a change the two trees answer differently ({change: (base, head)})."""
+    """Whether `record` is tied to a change the two trees answer differently ({change: (base, head)}); a record
+    tied to several (`[a+b]`) is when any of them is."""
     m = CHANGE_RE.match(record)
-    return bool(m) and len(set(answers.get(m[1], (None, None)))) > 1
+    return bool(m) and any(len(set(answers.get(c, (None, None)))) > 1 for c in m[1].split("+"))
 
 
 # A change row of core/*_features.h: X(name, change, "<pull requests>", ...
@@ -106,8 +107,9 @@ def declared_changes(base, head, answers):
         out = {}
         for r in records:
             m = CHANGE_RE.match(r)
-            if m and declared(r, answers):
-                out.setdefault(m[1], []).append(r)
+            for change in m[1].split("+") if m else ():
+                if len(set(answers.get(change, (None, None)))) > 1:
+                    out.setdefault(change, []).append(r)
         return out
     b, h = tagged(base), tagged(head)
     return sorted(c for c in b.keys() | h.keys() if b.get(c) != h.get(c))

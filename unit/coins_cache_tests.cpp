@@ -312,10 +312,13 @@ BOOST_AUTO_TEST_CASE(dirty_list_behaviour, *unit::Needs(kInternals, kInternalsWh
   BOOST_CHECK_NO_THROW(cache.SanityCheck());
 }
 
+// Flush and Sync of each entry state; a flush that keeps the map's memory frees only the coins' part of it.
 BOOST_AUTO_TEST_CASE(flush_against_sync, *unit::Needs(kInternals, kInternalsWhat)) {
   const auto& o = harness::OutpointTable();
-  for (const bool wipe : {true, false}) {
-    BOOST_TEST_CONTEXT((wipe ? "Flush" : "Sync")) {
+  enum Write { kFlush, kFlushKeepingMemory, kSync };
+  for (const Write write : {kFlush, kFlushKeepingMemory, kSync}) {
+    const bool wipe = write != kSync;
+    BOOST_TEST_CONTEXT((write == kFlush ? "Flush" : wipe ? "Flush(reallocate_cache=false)" : "Sync")) {
       harness::CheckedBaseView base(harness::BlockHash(1));
       {
         TestCache seed(&base);
@@ -329,7 +332,8 @@ BOOST_AUTO_TEST_CASE(flush_against_sync, *unit::Needs(kInternals, kInternalsWhat
       cache.AddCoin(o[2], kN, false);     // FRESH
       cache.AddCoin(o[3], kB, true);      // DIRTY
       cache.SetBestBlock(harness::BlockHash(9));
-      wipe ? cache.Flush() : cache.Sync();
+      const size_t map_usage = cache.DynamicMemoryUsage() - seam::ModelledUsage(cache);
+      wipe ? cache.Flush(/*reallocate_cache=*/write == kFlush) : cache.Sync();
       BOOST_TEST((base.GetBestBlock() == harness::BlockHash(9)));
       BOOST_TEST(base.coins().size() == 3u);  // o[0], o[2], o[3]; o[1] erased
       BOOST_TEST(!base.PeekCoin(o[1]).has_value());
@@ -338,7 +342,11 @@ BOOST_AUTO_TEST_CASE(flush_against_sync, *unit::Needs(kInternals, kInternalsWhat
       if (wipe) {
         BOOST_TEST(cache.GetCacheSize() == 0u);
         BOOST_TEST(seam::ModelledUsage(cache) == 0u);
-        BOOST_TEST(cache.DynamicMemoryUsage() == TestCache(&base).DynamicMemoryUsage());  // as a new cache's
+        if (write == kFlushKeepingMemory && seam::kFlushCanKeepMemory) {
+          BOOST_TEST(cache.DynamicMemoryUsage() == map_usage);  // the map's memory kept
+        } else {
+          BOOST_TEST(cache.DynamicMemoryUsage() == TestCache(&base).DynamicMemoryUsage());  // as a new cache's
+        }
       } else {
         BOOST_TEST(cache.GetCacheSize() == 3u);  // unspent stay resident, spent gone
         BOOST_TEST(cache.HaveCoinInCache(o[0]));

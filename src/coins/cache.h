@@ -60,8 +60,10 @@ class CoinsViewCache : public CoinsView {
   // order and stops at the first that is missing.
   bool HaveInputs(const Transaction& tx);
 
-  // Writes every DIRTY entry to the parent, then empties this cache (usage returns to 0).
-  virtual void Flush();
+  // Writes every DIRTY entry to the parent, then empties this cache (usage returns to 0). `reallocate_cache`
+  // false asks to keep the map's memory for a cache about to be refilled (a block's view); usage counts only
+  // the coins, so it is 0 either way.
+  virtual void Flush(bool reallocate_cache = true);
   // Writes every DIRTY entry to the parent; spent entries are erased and unspent ones stay, clean.
   virtual void Sync();
   // Discards everything without writing: no entries, usage 0, no best block of its own.

@@ -66,9 +66,9 @@ void CoinsViewOverlay::StopFetching() {
   claimed_.store(0, std::memory_order_relaxed);
 }
 
-void CoinsViewOverlay::Flush() {
+void CoinsViewOverlay::Flush(bool reallocate_cache) {
   StopFetching();
-  CoinsViewCache::Flush();
+  CoinsViewCache::Flush(reallocate_cache);
 }
 
 void CoinsViewOverlay::Sync() {

@@ -38,7 +38,7 @@ class CoinsViewOverlay : public CoinsViewCache {
   bool AllInputsConsumed() const { return taken_ == size_; }
   // Stop the fetching, then write down as CoinsViewCache::Flush and Sync do: the parent changes, so no
   // fetcher may read it any more. Later cache misses ask the parent.
-  void Flush() override;
+  void Flush(bool reallocate_cache = true) override;
   void Sync() override;
   // Stops the fetching, then empties the overlay as CoinsViewCache::Reset does; a new block may start.
   void Reset() override;
