@@ -174,7 +174,7 @@ void CoinsViewCache::WriteToParent(bool wipe) {
 }
 
 // The map's buckets are kept either way: this cache's memory figure has no part for them, so both forms of
-// the contract hold, and growing a new bucket array after every flush cost a tenth of coins_cache_sim's time.
+// the contract hold.
 void CoinsViewCache::Flush(bool /*reallocate_cache*/) {
   WriteToParent(/*wipe=*/true);
   map_.clear();
