@@ -308,13 +308,13 @@ size_t CoinsViewCache::DynamicMemoryUsage() const {
                                             [](auto& c) { return c.DynamicMemoryUsage(); });
 }
 
-size_t CoinsViewCache::CoinsUsage() const { return shims::CoinsUsage(*cache_); }
+HARNESS_NO_FUZZ_COVERAGE size_t CoinsViewCache::CoinsUsage() const { return shims::CoinsUsage(*cache_); }
 
 size_t CoinsViewCache::ScriptHeapCharge(size_t bytes) { return memusage::MallocUsage(bytes); }
 
-size_t CoinsViewCache::GetDirtyCount() const { return shims::DirtyCount(*cache_); }
+HARNESS_NO_FUZZ_COVERAGE size_t CoinsViewCache::GetDirtyCount() const { return shims::DirtyCount(*cache_); }
 
-const CacheEntry* CoinsViewCache::FindEntry(const embedded::OutPoint& outpoint) const {
+HARNESS_NO_FUZZ_COVERAGE const CacheEntry* CoinsViewCache::FindEntry(const embedded::OutPoint& outpoint) const {
   std::optional<CacheEntry> entry = shims::FindEntry(*cache_, ToCore(outpoint));
   if (!entry) return nullptr;
   CacheEntry& slot = found_[outpoint];
@@ -322,9 +322,12 @@ const CacheEntry* CoinsViewCache::FindEntry(const embedded::OutPoint& outpoint) 
   return &slot;
 }
 
-std::vector<embedded::OutPoint> CoinsViewCache::DirtyOrder() const { return shims::DirtyOrder(*cache_); }
+HARNESS_NO_FUZZ_COVERAGE const std::vector<embedded::OutPoint>& CoinsViewCache::DirtyOrder() const {
+  shims::DirtyOrder(*cache_, dirty_order_);
+  return dirty_order_;
+}
 
-void CoinsViewCache::SanityCheck() const {
+HARNESS_NO_FUZZ_COVERAGE void CoinsViewCache::SanityCheck() const {
   if (const std::string error = shims::StructureError(*cache_); !error.empty()) {
     throw std::logic_error("SanityCheck: " + error);
   }

@@ -280,8 +280,9 @@ class CoinsViewCache : public CoinsView {
   // until FindEntry is called for the same outpoint again or the cache is destroyed. Public form
   // (!kEntriesInternal): unspent entries only, with CacheEntry::FlagsKnown() false.
   const CacheEntry* FindEntry(const embedded::OutPoint& outpoint) const;
-  // The outpoints on Core's flagged list, from the sentinel's next on. Requires kDirtyListInternal.
-  std::vector<embedded::OutPoint> DirtyOrder() const;
+  // The outpoints on Core's flagged list, from the sentinel's next on. Valid until the next call or the
+  // cache's destruction (the buffer is reused). Requires kDirtyListInternal.
+  const std::vector<embedded::OutPoint>& DirtyOrder() const;
   // The entries the last Flush, Sync or BatchWrite of this cache handed to its parent, in the order the
   // cursor yielded them (public form of the dirty list: recorded only where !kDirtyListInternal).
   const std::vector<WrittenEntry>& LastWrite() const { return last_write_; }
@@ -318,6 +319,7 @@ class CoinsViewCache : public CoinsView {
   std::unique_ptr<::CCoinsView> recorder_;
   std::unique_ptr<::CCoinsViewCache> cache_;
   mutable std::map<embedded::OutPoint, CacheEntry> found_;
+  mutable std::vector<embedded::OutPoint> dirty_order_;  // DirtyOrder's answer
   embedded::Coin accessed_;
   std::vector<WrittenEntry> last_write_;
 };

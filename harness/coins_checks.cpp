@@ -89,7 +89,7 @@ void CheckEntry(const seam::CoinsViewCache& cache, const CoinsStackModel& model,
 void CheckDirtyOrder(const seam::CoinsViewCache& cache, const CoinsStackModel& model, int level,
                      const KeyToOutpoint& outpoint_of) {
   if constexpr (!seam::kDirtyListVisible) return;  // checked at writes (CheckWrite)
-  const std::vector<OutPoint> got = cache.DirtyOrder();
+  const std::vector<OutPoint>& got = cache.DirtyOrder();
   const std::vector<CoinsStackModel::Key>& want = model.DirtyOrder(level);
   bool same = got.size() == want.size();
   for (size_t i = 0; same && i < got.size(); ++i) same = got[i] == outpoint_of(want[i]);

@@ -206,13 +206,12 @@ const CacheEntry* CoinsViewCache::FindEntry(const OutPoint& outpoint) const {
   return it == map_.end() ? nullptr : &it->second;
 }
 
-std::vector<OutPoint> CoinsViewCache::DirtyOrder() const {
-  std::vector<OutPoint> out;
-  out.reserve(GetDirtyCount());  // capacity only: the walk, not the count, decides what is returned
+const std::vector<OutPoint>& CoinsViewCache::DirtyOrder() const {
+  dirty_order_.clear();
   for (const CoinsCachePair* p = sentinel_.second.Next(); p != &sentinel_; p = p->second.Next()) {
-    out.push_back(p->first);
+    dirty_order_.push_back(p->first);
   }
-  return out;
+  return dirty_order_;
 }
 
 void CoinsViewCache::SanityCheck() const {

@@ -75,8 +75,9 @@ class CoinsViewCache : public CoinsView {
 
   // Local entry without fetching, for tests: nullptr if absent.
   const CacheEntry* FindEntry(const OutPoint& outpoint) const;
-  // The DIRTY entries' outpoints in list order (first-dirtied first).
-  std::vector<OutPoint> DirtyOrder() const;
+  // The DIRTY entries' outpoints in list order (first-dirtied first). Valid until the next call or the
+  // cache's destruction: the buffer is reused, as the testers ask at every step.
+  const std::vector<OutPoint>& DirtyOrder() const;
   // Throws std::logic_error naming the first violation: an illegal flag state, tracked usage different
   // from a recomputation, broken links in either direction, or list length / dirty count / number of DIRTY
   // entries not all equal.
@@ -109,6 +110,7 @@ class CoinsViewCache : public CoinsView {
   Map map_;
   size_t usage_ = 0;
   size_t dirty_count_ = 0;
+  mutable std::vector<OutPoint> dirty_order_;  // DirtyOrder's answer
 };
 
 }  // namespace embedded
