@@ -180,10 +180,10 @@ std::optional<embedded::Coin> CoinsViewCache::PeekCoin(const embedded::OutPoint&
     return IfTreeHas<kEntriesInternal, std::optional<embedded::Coin>>(
         "CCoinsView::PeekCoin (#34165) or CCoinsViewCache's cacheCoins", *cache_,
         [&](auto& c) -> std::optional<embedded::Coin> {
-          const std::optional<CacheEntry> local = shims::FindEntry(c, ToCore(outpoint));
-          if (!local) return parent_.PeekCoin(outpoint);
-          if (local->coin.IsSpent()) return std::nullopt;
-          return local->coin;
+          CacheEntry local;
+          if (!shims::FindEntry(c, ToCore(outpoint), local)) return parent_.PeekCoin(outpoint);
+          if (local.coin.IsSpent()) return std::nullopt;
+          return std::move(local.coin);
         });
   }
 }
@@ -295,7 +295,6 @@ void CoinsViewCache::Reset() {
     cache_.reset();
     cache_ = make_(base);
   }
-  found_.clear();
 }
 
 size_t CoinsViewCache::GetCacheSize() const {
@@ -315,11 +314,7 @@ size_t CoinsViewCache::ScriptHeapCharge(size_t bytes) { return memusage::MallocU
 HARNESS_NO_FUZZ_COVERAGE size_t CoinsViewCache::GetDirtyCount() const { return shims::DirtyCount(*cache_); }
 
 HARNESS_NO_FUZZ_COVERAGE const CacheEntry* CoinsViewCache::FindEntry(const embedded::OutPoint& outpoint) const {
-  std::optional<CacheEntry> entry = shims::FindEntry(*cache_, ToCore(outpoint));
-  if (!entry) return nullptr;
-  CacheEntry& slot = found_[outpoint];
-  slot = std::move(*entry);
-  return &slot;
+  return shims::FindEntry(*cache_, ToCore(outpoint), found_) ? &found_ : nullptr;
 }
 
 HARNESS_NO_FUZZ_COVERAGE const std::vector<embedded::OutPoint>& CoinsViewCache::DirtyOrder() const {
@@ -342,7 +337,9 @@ void CoinsViewCache::InsertEntry(const embedded::OutPoint& outpoint, embedded::C
       ((flags & CacheEntry::kFresh) && !(flags & CacheEntry::kDirty))) {
     throw std::logic_error("InsertEntry: flags must be DIRTY, DIRTY+FRESH or none");
   }
-  if (shims::FindEntry(*cache_, ToCore(outpoint))) throw std::logic_error("InsertEntry: the entry exists");
+  if (CacheEntry existing; shims::FindEntry(*cache_, ToCore(outpoint), existing)) {
+    throw std::logic_error("InsertEntry: the entry exists");
+  }
   shims::InsertEntry(*cache_, ToCore(outpoint), ToCore(coin), flags);
 }
 

@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -134,11 +133,15 @@ class CacheEntry {
 
   CacheEntry() = default;
   CacheEntry(embedded::Coin c, uint8_t flags) : coin(std::move(c)), flags_(flags) {}
-  // An entry whose flags this tree does not let the adapter see (public forms: see kEntriesInternal).
-  static CacheEntry FlagsUnknown(embedded::Coin c) {
-    CacheEntry e(std::move(c), 0);
-    e.flags_known_ = false;
-    return e;
+  // For an entry refilled in place: its flags as read, or unknown where this tree does not let the adapter
+  // see them (public forms: see kEntriesInternal).
+  void SetFlags(uint8_t flags) {
+    flags_ = flags;
+    flags_known_ = true;
+  }
+  void SetFlagsUnknown() {
+    flags_ = 0;
+    flags_known_ = false;
   }
 
   bool IsDirty() const { return flags_ & kDirty; }
@@ -277,8 +280,8 @@ class CoinsViewCache : public CoinsView {
   size_t GetDirtyCount() const;
 
   // A snapshot of the local entry (nullptr if absent). The pointer stays valid, and its value as read,
-  // until FindEntry is called for the same outpoint again or the cache is destroyed. Public form
-  // (!kEntriesInternal): unspent entries only, with CacheEntry::FlagsKnown() false.
+  // until FindEntry is called again or the cache is destroyed (one slot, refilled in place: the checks ask
+  // at every step). Public form (!kEntriesInternal): unspent entries only, with CacheEntry::FlagsKnown() false.
   const CacheEntry* FindEntry(const embedded::OutPoint& outpoint) const;
   // The outpoints on Core's flagged list, from the sentinel's next on. Valid until the next call or the
   // cache's destruction (the buffer is reused). Requires kDirtyListInternal.
@@ -318,7 +321,7 @@ class CoinsViewCache : public CoinsView {
   // Between the Core cache and its parent where the dirty list is seen only at writes (!kDirtyListInternal).
   std::unique_ptr<::CCoinsView> recorder_;
   std::unique_ptr<::CCoinsViewCache> cache_;
-  mutable std::map<embedded::OutPoint, CacheEntry> found_;
+  mutable CacheEntry found_;  // FindEntry's answer
   mutable std::vector<embedded::OutPoint> dirty_order_;  // DirtyOrder's answer
   embedded::Coin accessed_;
   std::vector<WrittenEntry> last_write_;

@@ -47,17 +47,22 @@ uint8_t Flags(const Entry& e) {
 
 // ---- entries (cacheCoins) ----
 
+// Into `out` (refilled in place) when the cache has a local entry for `outpoint`; false, `out` untouched, if not.
 template <class C = ::CCoinsViewCache>
-std::optional<CacheEntry> FindEntry(const C& cache, const COutPoint& outpoint) {
+bool FindEntry(const C& cache, const COutPoint& outpoint, CacheEntry& out) {
   if constexpr (kEntriesInternal) {
     const auto& map = Open<C>::Map(cache);
     const auto it = map.find(outpoint);
-    if (it == map.end()) return std::nullopt;
-    return CacheEntry(FromCore(it->second.coin), Flags(it->second));
+    if (it == map.end()) return false;
+    AssignFromCore(out.coin, it->second.coin);
+    out.SetFlags(Flags(it->second));
+    return true;
   } else if constexpr (SUITE_CORE_cache_have_coin_in_cache) {
     // An unspent local entry answers GetCoin without a fetch; a spent or absent one is not seen.
-    if (!cache.HaveCoinInCache(outpoint)) return std::nullopt;
-    return CacheEntry::FlagsUnknown(FromCore(*cache.GetCoin(outpoint)));
+    if (!cache.HaveCoinInCache(outpoint)) return false;
+    AssignFromCore(out.coin, *cache.GetCoin(outpoint));
+    out.SetFlagsUnknown();
+    return true;
   } else {
     throw Unavailable("CCoinsViewCache::HaveCoinInCache (to see a cache's entries without its internals)");
   }
