@@ -269,6 +269,12 @@ BOOST_AUTO_TEST_CASE(double_spend_block) {
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({{kB, 0}}), MakeTx({{kB, 0}}),
                                      MakeTx({x})})) ==
              "bad-txns-inputs-missingorspent@3");
+  // The second of three spenders is the first double spend. Two double spends, the outpoints swapped from
+  // the block above: the earlier in block order counts, whichever of the two outpoints sorts first.
+  BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({x}), MakeTx({x})})) ==
+             "bad-txns-inputs-missingorspent@2");
+  BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({{kB, 0}}), MakeTx({x}), MakeTx({x}),
+                                     MakeTx({{kB, 0}})})) == "bad-txns-inputs-missingorspent@3");
   // A per-transaction failure comes first even when it sits after a double spend.
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({x}), MakeTx({{kB, 0}, {kB, 0}})})) ==
              "bad-txns-inputs-duplicate@3");
