@@ -85,16 +85,18 @@ inline ::Coin ToCore(const embedded::Coin& c) {
   return ::Coin(MakeTxOut(c.amount, c.script), static_cast<int>(c.height), c.coinbase);
 }
 
-inline embedded::Coin FromCore(const ::Coin& c) {
-  return embedded::Coin(c.out.nValue, FromCore(c.out.scriptPubKey), c.nHeight, c.fCoinBase);
-}
-
-// FromCore into an existing coin: its script's heap block is reused when large enough.
+// Into an existing coin: its script's heap block is reused when large enough.
 inline void AssignFromCore(embedded::Coin& to, const ::Coin& c) {
   to.amount = c.out.nValue;
   to.script.assign(c.out.scriptPubKey.data(), c.out.scriptPubKey.data() + c.out.scriptPubKey.size());
   to.height = c.nHeight;
   to.coinbase = c.fCoinBase;
+}
+
+inline embedded::Coin FromCore(const ::Coin& c) {
+  embedded::Coin out;
+  AssignFromCore(out, c);
+  return out;
 }
 
 inline std::optional<::Coin> ToCore(const std::optional<embedded::Coin>& c) {
