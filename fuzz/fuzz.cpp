@@ -106,6 +106,7 @@ void PrintOptions(std::string_view name, const TargetInfo& info) {
   std::printf("[libfuzzer]\n");
   std::printf("dict = %.*s.dict\n", static_cast<int>(name.size()), name.data());
   if (info.max_len != 0) std::printf("max_len = %zu\n", info.max_len);
+  if (info.favor_fast_inputs) std::printf("entropic_scale_per_exec_time = 1\n");
 }
 
 }  // namespace

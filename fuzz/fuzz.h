@@ -70,6 +70,11 @@ struct TargetInfo {
   // for any other target). The structure-aware mutator (op_mutator.h) edits such inputs operation by
   // operation.
   OpLayoutFn layout = nullptr;
+  // libFuzzer's entropic schedule then gives an input more mutations the faster it runs, compared with the
+  // corpus's average (-entropic_scale_per_exec_time=1). It raises every target's exec/s, but for most it
+  // delays the planted bugs that need the expensive inputs: set only where time to detection says it helps
+  // (docs/targets.md#engine-schedule).
+  bool favor_fast_inputs = false;
 
   // Adds one token. Aborts for an empty or over-long token (AFL++ refuses tokens over 128 bytes) and for
   // bytes that an earlier token already has (a duplicate only skews the mutator's choice).
@@ -107,7 +112,7 @@ bool RegisterInfo(std::string_view name, TargetInfoFn fn);
 // Handles the informational flags, then returns if there was none. Call before anything else.
 //   --list          the target names, one per line; exit 0
 //   --dict=NAME     NAME's dictionary in the libFuzzer/AFL format; exit 0
-//   --options=NAME  NAME's .options file (a [libfuzzer] section: dict, max_len); exit 0
+//   --options=NAME  NAME's .options file (a [libfuzzer] section: dict, max_len, the schedule); exit 0
 //   --table         what this build's subject lets the suite test (against Core: the table configure
 //                   printed); exit 0
 //   --known-bug=BUG the verdict on known Bitcoin Core bug BUG for this tree, decided by running its input

@@ -415,15 +415,27 @@ def dictionary(target):
     return path if path.is_file() else None
 
 
-def max_len(binary, target):
-    """The target's max_len as the fuzz binary's --options=<target> prints it; 0 when every length matters.
-    Dies when the binary cannot answer."""
+def engine_options(binary, target):
+    """The [libfuzzer] section the fuzz binary's --options=<target> prints, as {name: value}. Dies when the
+    binary cannot answer."""
     proc = subprocess.run([str(binary), f"--options={target}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True)
     if proc.returncode != 0:
         die(f"`{binary} --options={target}` failed ({proc.returncode}): {proc.stderr.strip()[:300]}")
-    m = re.search(r"^max_len\s*=\s*(\d+)", proc.stdout, re.M)
-    return int(m[1]) if m else 0
+    return dict(re.findall(r"^(\w+)\s*=\s*(\S+)\s*$", proc.stdout, re.M))
+
+
+def max_len(binary, target):
+    """The target's max_len (engine_options); 0 when every length matters."""
+    return int(engine_options(binary, target).get("max_len", 0))
+
+
+def libfuzzer_flags(binary, target):
+    """What a libFuzzer run of the target takes as OSS-Fuzz gives it: -dict= with corpus/<target>.dict and
+    every other option of its .options file (max_len, the schedule) as -name=value."""
+    flags = [f"-dict={d}"] if (d := dictionary(target)) else []
+    flags += [f"-{name}={value}" for name, value in engine_options(binary, target).items() if name != "dict"]
+    return flags
 
 
 def list_targets(binary):

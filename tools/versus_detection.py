@@ -137,7 +137,7 @@ def report(out, rows, command, tree_name, args):
     lines = [f"# Time to detection of the planted bugs, tree {tree_name}", "",
              f"`{command}` ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, {os.uname().machine}). Per bug and "
              f"round r of {args.repetitions}: the component's suite targets fuzz at once (libFuzzer, ASan+UBSan, no "
-             "coverage counters, the target's dictionary and max_len) from an empty corpus with -seed=r, until one "
+             "coverage counters, the target's dictionary and .options) from an empty corpus with -seed=r, until one "
              f"fails or each has used {args.bug_time:g} CPU seconds. Cells: the CPU seconds the first target to "
              "fail had used, and which.", "",
              "| component | bug | " + " | ".join(f"round {r}" for r in range(1, args.repetitions + 1))
