@@ -70,8 +70,8 @@ struct TargetInfo {
   // for any other target). The structure-aware mutator (op_mutator.h) edits such inputs operation by
   // operation.
   OpLayoutFn layout = nullptr;
-  // libFuzzer's entropic schedule then gives an input more mutations the faster it runs, compared with the
-  // corpus's average (-entropic_scale_per_exec_time=1). It raises every target's exec/s, but for most it
+  // When set, libFuzzer's entropic schedule gives an input more mutations the faster it runs, compared with
+  // the corpus's average (-entropic_scale_per_exec_time=1). It raises every target's exec/s, but for most it
   // delays the planted bugs that need the expensive inputs: set only where time to detection says it helps
   // (docs/targets.md#engine-schedule).
   bool favor_fast_inputs = false;
