@@ -246,10 +246,14 @@ BOOST_AUTO_TEST_CASE(block_reasons) {
   // Two identical failing transactions (one txid): the first is named.
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({{kB, 0}}, {-1}), MakeTx({{kB, 0}}, {-1})})) ==
              "bad-txns-vout-negative@1");
-  // The block limit counts the serialization without witness, header included.
+  // The block limit counts the serialization without witness, header included: witness bytes on top of a
+  // block at the limit do not count.
   Block big = MakeBlock({MakeCoinbase(), spend});
   GrowTo(big.vtx[1], 1000000 - (SerializedSize(big, false) - SerializedSize(big.vtx[1], false)));
   BOOST_TEST(SerializedSize(big, false) == 1000000u);
+  BOOST_TEST(BlockVerdict(big) == "@none");
+  big.vtx[1].vin[0].witness = {std::vector<uint8_t>(5000, 0x01)};
+  BOOST_TEST(SerializedSize(big, true) > 1000000u);
   BOOST_TEST(BlockVerdict(big) == "@none");
   big.vtx[1].vout[0].script_pubkey.push_back(0x00);
   BOOST_TEST(BlockVerdict(big) == "bad-blk-length@none");
