@@ -120,7 +120,15 @@ void PadTo(Script& bytes, size_t size, size_t target) {
   for (const size_t prefix : {1, 3, 5, 9}) {
     const size_t length = with_prefix - prefix;
     if (with_prefix >= prefix && CompactSizeLength(length) == prefix) {
+      const size_t old_size = bytes.size();
       bytes.resize_uninitialized(static_cast<Script::size_type>(length));
+      const size_t grown = length - old_size;
+      constexpr uint8_t kOpPushData4 = 0x4e;  // then the data's length in 4 little-endian bytes
+      if (grown >= 5) {
+        uint8_t* push = bytes.data() + old_size;
+        push[0] = kOpPushData4;
+        for (size_t i = 0; i < 4; ++i) push[1 + i] = static_cast<uint8_t>((grown - 5) >> (8 * i));
+      }
       return;
     }
   }

@@ -187,11 +187,13 @@ HARNESS_NO_FUZZ_COVERAGE BlockSpec DrawBlockSpec(Source& src) {
   return b;
 }
 
-// Grows `bytes` (a scriptSig or script inside an object whose size without witness is `size`) so that
-// the size becomes `target`; no change when it is already that large. The length prefix may grow with the
-// script: pick the length whose prefix makes the total exact. The new bytes are left unwritten (zeroing a
-// megabyte per input was most of a fuzzer's time): the transaction tester copies and compares byte-wise only
-// objects under kMaxCopiedBytes (tx_tester.cpp); a caller that serializes the object writes them first.
+// Grows `bytes` (a scriptSig or script inside an object whose size without witness is `size`) so that the size
+// becomes `target`; no change when it is already that large. The length prefix may grow with the script: pick the
+// length whose prefix makes the total exact. The new bytes (five or more) are one push (OP_PUSHDATA4 and its
+// length), so a script parser (Core's signature-operation count, the reference's) that reaches them steps over them
+// at once instead of opcode by opcode. The pushed data is left unwritten (zeroing a megabyte per input was most of a
+// fuzzer's time): the transaction tester copies and compares byte-wise only objects under kMaxCopiedBytes
+// (tx_tester.cpp); a caller that serializes the object writes them first.
 void PadTo(Script& bytes, size_t size, size_t target);
 
 }  // namespace harness
