@@ -16,6 +16,7 @@
 # compile (a tree reshaped in a way no question foresaw), each list is compiled alone, so that only the
 # components whose questions cannot be asked are off, each with the compiler's first errors as the reason.
 # SUITE_CORE_PUBLIC_FORMS=ON makes every shim take its public form, as on a tree without the internals.
+include(${CMAKE_CURRENT_LIST_DIR}/CoreAdapters.cmake)
 option(SUITE_CORE_PUBLIC_FORMS "Bitcoin Core adapters: every shim in its public form, even where the tree has the internal" OFF)
 
 # Appends to `out_headers` the headers of `units` (each "<component>|<header>|<list macro>") and sets
@@ -325,6 +326,42 @@ function(suite_probe_core_features dir)
       list(APPEND notes_${component} "${kind}: ${shown} (${why})")
     endif()
   endforeach()
+
+  # The suite's own views are abstract on this tree: the pure virtual members they lack, by name.
+  if(DEFINED row_own_views_answer AND NOT row_own_views_answer)
+    set(log ${probe_dir}/own_view.log)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -include cstring
+      ${PROJECT_SOURCE_DIR}/cmake/core_own_view.cpp -iquote ${PROJECT_SOURCE_DIR} -isystem ${dir}/src
+      -isystem ${dir}/src/leveldb/include OUTPUT_QUIET ERROR_FILE ${log})
+    file(STRINGS ${log} lines REGEX "unimplemented pure virtual method")
+    set(missing "")
+    foreach(line IN LISTS lines)
+      if(line MATCHES "unimplemented pure virtual method '([^']+)'")
+        list(APPEND missing ${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES missing)
+    list(JOIN missing ", " missing)
+    if(NOT missing)
+      set(missing "a member the compiler did not name")
+    endif()
+    string(CONCAT status_coins_cache "not tested: the tree's CCoinsView requires ${missing}, which the suite does "
+      "not implement (every coins_cache test stands Core's caches on a CCoinsView of the suite's own)")
+  endif()
+
+  # Each component still on: do its adapters compile against the tree (cmake/CoreAdapters.cmake)?
+  set(shared_adapters_ok TRUE)
+  foreach(component IN ITEMS shared ${SUITE_ALL_COMPONENTS})
+    suite_component_list(sources_of_${component} ${component} core_adapters)
+    list(FILTER sources_of_${component} INCLUDE REGEX "\\.cpp$")
+    if(off_files)
+      list(REMOVE_ITEM sources_of_${component} ${off_files})
+    endif()
+  endforeach()
+  if(NOT row_obfuscation_answer)
+    list(REMOVE_ITEM sources_of_shared core/obfuscation.cpp)
+  endif()
+  suite_check_core_adapters(${dir})
 
   # Per component: on or off for the build, and its line of the table.
   set(components_on "")

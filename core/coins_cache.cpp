@@ -1,6 +1,7 @@
 #include "core/coins_cache.h"
 #include "core/coins_cache_features.h"
 #include "core/coins_cache_shims.h"
+#include "core/coins_views.h"
 #include "core/convert.h"
 
 #include <coins.h>
@@ -75,73 +76,6 @@ CoinsCachePair* CoinsCursor::Next(CoinsCachePair& current) {
   return Yield(core_.NextAndMaybeErase(*at_));
 }
 
-// ---- the bridge from a Core cache to a view that is not a Core view ----
-
-// A Core CCoinsView over an adapter CoinsView: what a Core cache uses as its base when the parent has no
-// Core view of its own, or when it must only peek at the parent (`peek`: the overlay where Core has none).
-// Reads are const and touch nothing but the view's own PeekCoin, so the overlay's fetchers may call them
-// from several threads. No member says `override`: each overrides CCoinsView's where the tree declares it
-// (PeekCoin only from #34165 on) and is a plain member elsewhere.
-class Bridge final : public ::CCoinsView {
- public:
-  Bridge(CoinsView& view, bool peek) : view_(view), peek_(peek) {}
-
-  std::optional<::Coin> GetCoin(const COutPoint& outpoint) const {
-    return ToCore(peek_ ? view_.PeekCoin(FromCore(outpoint)) : view_.GetCoin(FromCore(outpoint)));
-  }
-  std::optional<::Coin> PeekCoin(const COutPoint& outpoint) const { return ToCore(view_.PeekCoin(FromCore(outpoint))); }
-  bool HaveCoin(const COutPoint& outpoint) const {
-    return peek_ ? view_.PeekCoin(FromCore(outpoint)).has_value() : view_.HaveCoin(FromCore(outpoint));
-  }
-  uint256 GetBestBlock() const { return ToCore(view_.GetBestBlock()); }
-  std::vector<uint256> GetHeadBlocks() const {
-    std::vector<uint256> out;
-    for (const embedded::Hash256& h : view_.GetHeadBlocks()) out.push_back(ToCore(h));
-    return out;
-  }
-  size_t EstimateSize() const { return view_.EstimateSize(); }
-  // The view reports a refusal by throwing (the embedded interface returns nothing).
-  WriteResult BatchWrite(CoinsViewCacheCursor& cursor, const uint256& best_block) {
-    CoinsCursor wrapped(cursor);
-    view_.BatchWrite(wrapped, FromCore(best_block));
-    return static_cast<WriteResult>(true);
-  }
-
- private:
-  CoinsView& view_;
-  const bool peek_;
-};
-
-// Between a Core cache and its parent's Core view where the dirty list is seen only at writes
-// (!kDirtyListInternal): forwards every call, and records what each BatchWrite's cursor yields before the
-// parent consumes it (the cache's LastWrite). Reads are const and forward only, so the overlay's fetchers may
-// call them from several threads.
-class Recorder final : public ::CCoinsView {
- public:
-  Recorder(::CCoinsView& parent, CoinsViewCache& owner) : parent_(parent), owner_(owner) {}
-
-  std::optional<::Coin> GetCoin(const COutPoint& outpoint) const { return parent_.GetCoin(outpoint); }
-  std::optional<::Coin> PeekCoin(const COutPoint& outpoint) const {
-    if constexpr (kPeekCoinIsCores) {
-      return CorePeek(parent_, outpoint);
-    } else {
-      return parent_.GetCoin(outpoint);  // only the overlay peeks, and over a bridge where Core has none
-    }
-  }
-  bool HaveCoin(const COutPoint& outpoint) const { return parent_.HaveCoin(outpoint); }
-  uint256 GetBestBlock() const { return parent_.GetBestBlock(); }
-  std::vector<uint256> GetHeadBlocks() const { return parent_.GetHeadBlocks(); }
-  size_t EstimateSize() const { return parent_.EstimateSize(); }
-  WriteResult BatchWrite(CoinsViewCacheCursor& cursor, const uint256& best_block) {
-    owner_.last_write_ = shims::Walk(cursor);
-    return parent_.BatchWrite(cursor, best_block);
-  }
-
- private:
-  ::CCoinsView& parent_;
-  CoinsViewCache& owner_;
-};
-
 // ---- CoinsViewCache ----
 
 CoinsViewCache::CoinsViewCache(CoinsView* parent)
@@ -153,11 +87,12 @@ CoinsViewCache::CoinsViewCache(CoinsView* parent, MakeCore make, bool peek_paren
     : parent_(*parent), make_(std::move(make)) {
   ::CCoinsView* base = peek_parent ? nullptr : parent->CoreView();
   if (base == nullptr) {
-    bridge_ = std::make_unique<Bridge>(*parent, peek_parent);
+    bridge_ = MakeBridge(*parent, peek_parent);
     base = bridge_.get();
   }
-  if constexpr (!kDirtyListInternal) {
-    recorder_ = std::make_unique<Recorder>(*base, *this);
+  // Without views of the suite's own nothing records the writes; only coins_cache reads them, and it is off.
+  if constexpr (!kDirtyListInternal && kOwnViews) {
+    recorder_ = MakeRecorder(*base, last_write_);
     base = recorder_.get();
   }
   cache_ = make_(base);  // deterministic hashing: the same input replays the same map
@@ -357,7 +292,7 @@ std::unique_ptr<::CCoinsView> MakeCatcher(::CCoinsView* base) {
 CoinsViewErrorCatcher::CoinsViewErrorCatcher(CoinsView* parent) {
   ::CCoinsView* base = parent->CoreView();
   if (base == nullptr) {
-    bridge_ = std::make_unique<Bridge>(*parent, /*peek=*/false);
+    bridge_ = MakeBridge(*parent, /*peek=*/false);
     base = bridge_.get();
   }
   catcher_ = IfTreeHas<SUITE_CORE_error_catcher, std::unique_ptr<::CCoinsView>>(
@@ -384,7 +319,7 @@ std::optional<embedded::Coin> CoinsViewErrorCatcher::PeekCoin(const embedded::Ou
   }
 }
 
-bool CoinsViewErrorCatcher::HaveCoin(const embedded::OutPoint& outpoint) { return catcher_->HaveCoin(ToCore(outpoint)); }
+bool CoinsViewErrorCatcher::HaveCoin(const embedded::OutPoint& outpoint) { return HaveCoinOf(*catcher_, ToCore(outpoint)); }
 
 embedded::Hash256 CoinsViewErrorCatcher::GetBestBlock() const { return FromCore(catcher_->GetBestBlock()); }
 
@@ -417,9 +352,22 @@ class NoCoins final : public CoinsView {
   }
 };
 
-embedded::OutPoint ScenarioOutpoint() {
+// A parent that records the order of the entries each write hands it.
+class Recording final : public CoinsView {
+ public:
+  std::optional<embedded::Coin> GetCoin(const embedded::OutPoint&) override { return std::nullopt; }
+  std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint&) const override { return std::nullopt; }
+  embedded::Hash256 GetBestBlock() const override { return {}; }
+  void BatchWrite(CoinsCursor& cursor, const embedded::Hash256&) override {
+    for (CoinsCachePair* p = cursor.Begin(); p != cursor.End(); p = cursor.Next(*p)) order.push_back(p->first);
+  }
+  std::vector<embedded::OutPoint> order;
+};
+
+embedded::OutPoint ScenarioOutpoint(uint8_t n = 0) {
   embedded::OutPoint o;
   o.txid.bytes[0] = 0x5c;
+  o.n = n;
   return o;
 }
 
@@ -429,13 +377,19 @@ void SayForm(const char* name, const char* form) {
 
 }  // namespace
 
+// Every scenario stands Core's caches on a view of the suite's own; without one (kOwnViews) it is not asked
+// and the first form is taken, which only coins_store's model then uses (coins_cache is off).
 bool SpendOfSpentFails() {
   static const bool fails = [] {
+    if constexpr (!kOwnViews) {
+      SayForm("spend_of_spent", "not asked (no view of the suite's own on this tree): SpendCoin of a spent entry returns true");
+      return false;
+    }
     NoCoins parent;
     CoinsViewCache cache(&parent);
     const embedded::OutPoint o = ScenarioOutpoint();
     cache.AddCoin(o, embedded::Coin(1, embedded::Script(1, 0x51), 1, false), /*possible_overwrite=*/true);
-    cache.SpendCoin(o);
+    if (!cache.SpendCoin(o)) throw std::logic_error("spend_of_spent: SpendCoin of a coin just added returned false");
     const bool again = cache.SpendCoin(o);
     SayForm("spend_of_spent", again ? "SpendCoin of a spent entry returns true" :
                                       "SpendCoin of a spent entry returns false and changes nothing");
@@ -444,8 +398,89 @@ bool SpendOfSpentFails() {
   return fails;
 }
 
+bool DirtyOrderIsFirstDirtied() {
+  if constexpr (!kOwnViews) {
+    SayForm("dirty_order", "unknown (no view of the suite's own records a write on this tree): any order");
+    return false;
+  } else {
+    static const bool first = [] {
+      const embedded::Coin coin(1, embedded::Script(1, 0x51), 1, false);
+      const embedded::Coin other(2, embedded::Script(1, 0x52), 1, false);
+      const embedded::OutPoint x = ScenarioOutpoint(0), a = ScenarioOutpoint(1), b = ScenarioOutpoint(2),
+                               c = ScenarioOutpoint(3);
+      Recording base;
+      CoinsViewCache mid(&base);
+      CoinsViewCache top(&mid);
+      mid.AddCoin(x, coin, /*possible_overwrite=*/true);  // DIRTY in the parent first
+      top.AddCoin(a, coin, true);
+      top.AddCoin(b, coin, true);
+      top.AddCoin(x, other, true);
+      top.AddCoin(a, other, true);  // DIRTY again: keeps its place
+      top.AddCoin(c, coin, true);
+      if (!top.SpendCoin(b)) throw std::logic_error("dirty_order: SpendCoin of a coin just added returned false");
+      top.SetBestBlock(embedded::Hash256{});
+      top.Flush();  // into mid, in top's order a b x c; x already DIRTY there keeps its place
+      mid.Flush();
+      const bool first_dirtied = base.order == std::vector<embedded::OutPoint>{x, a, b, c};
+      std::string seen;
+      for (const embedded::OutPoint& o : base.order) seen += (seen.empty() ? "" : " ") + std::to_string(o.n);
+      SayForm("dirty_order", first_dirtied ? "a write hands the parent the DIRTY entries in first-dirtied order"
+                                           : ("a write hands the parent the DIRTY entries in an order of the tree's "
+                                              "own (0 1 2 3 expected, " + seen + " seen): compared as sets")
+                                                 .c_str());
+      return first_dirtied;
+    }();
+    return first;
+  }
+}
+
+const seam::FreshRules& Fresh() {
+  static const seam::FreshRules rules = [] {
+    seam::FreshRules r;
+    if constexpr (!kEntriesInternal || !kOwnViews) {
+      SayForm("fresh", "not asked (the entries' flags, or a view of the suite's own, missing on this tree): the "
+                       "model's rule");
+    } else {
+      const embedded::Coin coin(1, embedded::Script(1, 0x51), 1, false);
+      const auto flags = [](const CoinsViewCache& cache, const embedded::OutPoint& o) -> std::optional<uint8_t> {
+        const CacheEntry* e = cache.FindEntry(o);
+        return e ? std::optional<uint8_t>(e->flags()) : std::nullopt;
+      };
+      NoCoins base;
+      CoinsViewCache parent(&base);
+      CoinsViewCache child(&parent);
+      child.AddCoin(ScenarioOutpoint(0), coin, /*possible_overwrite=*/false);
+      r.on_add = flags(child, ScenarioOutpoint(0)).value_or(0) & CacheEntry::kFresh;
+      if (r.on_add) {
+        child.SetBestBlock(embedded::Hash256{});
+        child.Flush();
+        r.through_write = flags(parent, ScenarioOutpoint(0)).value_or(0) & CacheEntry::kFresh;
+      }
+      CoinsViewCache spender(&base);
+      spender.AddCoin(ScenarioOutpoint(1), coin, /*possible_overwrite=*/false);
+      if (flags(spender, ScenarioOutpoint(1)).value_or(0) & CacheEntry::kFresh) {
+        if (!spender.SpendCoin(ScenarioOutpoint(1))) throw std::logic_error("fresh: SpendCoin of a coin just added returned false");
+        const std::optional<uint8_t> kept = flags(spender, ScenarioOutpoint(1));
+        r.spent_erased = !kept.has_value();
+        r.kept_fresh = kept.value_or(0) & CacheEntry::kFresh;
+      }
+      SayForm("fresh", r.on_add && r.through_write && r.spent_erased
+                           ? "FRESH on an add without possible_overwrite and through a write, a spent FRESH entry erased"
+                           : (std::string("FRESH ") + (r.on_add ? "on an add without possible_overwrite" : "not on an add") +
+                              (r.through_write ? ", through a write" : ", not through a write") +
+                              (r.spent_erased ? ", a spent FRESH entry erased"
+                                              : r.kept_fresh ? ", a spent FRESH entry kept FRESH"
+                                                             : ", a spent FRESH entry kept DIRTY") +
+                              ": the model follows")
+                                 .c_str());
+    }
+    return r;
+  }();
+  return rules;
+}
+
 bool BatchWriteRefusesSpentFresh() {
-  if constexpr (!kInsertInternal) {
+  if constexpr (!kInsertInternal || !kOwnViews) {
     return false;  // no way to make such an entry here; the tests that need one are not run
   } else {
     static const bool refuses = [] {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/unavailable.h"
+#include "seam/coins_cache_forms.h"
 #include "src/coins/coin.h"
 #include "src/coins/outpoint.h"
 #include "src/tx/transaction.h"
@@ -62,10 +63,6 @@ class HashedBlock {
   std::shared_ptr<const ::CBlock> block_;
 };
 
-// A Core CCoinsView over a CoinsView of this interface (core/coins_cache.cpp).
-class Bridge;
-// A Core CCoinsView that forwards to a cache's parent and records what each write hands it (core/coins_cache.cpp).
-class Recorder;
 
 // Bitcoin Core changes, as this tree has them (SUITE_CORE_<ROW> from the feature probe,
 // cmake/CoreProbe.cmake; core/coins_cache.cpp checks them against core/coins_cache_features.h).
@@ -113,6 +110,15 @@ inline constexpr bool kInsertInternal = SUITE_CORE_cache_map && SUITE_CORE_cache
 // the tree gives no way to make such an entry: kInsertInternal).
 bool SpendOfSpentFails();
 bool BatchWriteRefusesSpentFresh();
+// Whether a write down hands the parent the DIRTY entries in the order they first became DIRTY (the
+// pinned trees' dirty list), or in an order of the tree's own: asked with a stack of two caches whose
+// entries become DIRTY, again DIRTY, spent and written down (false, too, where the tree has no view of the
+// suite's own to record a write: kOwnViews).
+bool DirtyOrderIsFirstDirtied();
+// Where the tree puts FRESH (seam::FreshRules), asked with a cache over an empty parent: an add without
+// possible_overwrite, a FRESH entry written up, a FRESH entry spent. Only where the entries' flags are visible
+// (kEntriesInternal); elsewhere the first forms, said so.
+const seam::FreshRules& Fresh();
 
 // InsertEntry in its public form cannot make this state (e.g. spent and FRESH, or clean with a coin the
 // parent does not hold).
@@ -314,11 +320,12 @@ class CoinsViewCache : public CoinsView {
   void InsertEntry(const embedded::OutPoint& outpoint, embedded::Coin coin, uint8_t flags);
 
  private:
-  friend class Recorder;
   CoinsView& parent_;
   MakeCore make_;
-  std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core cache that reads through it
-  // Between the Core cache and its parent where the dirty list is seen only at writes (!kDirtyListInternal).
+  // The views of the suite's own under the Core cache (core/coins_views.h), declared first: they outlive it.
+  // bridge_: to a parent without a Core view; recorder_: between the cache and its parent where the dirty
+  // list is seen only at writes (!kDirtyListInternal), recording into last_write_.
+  std::unique_ptr<::CCoinsView> bridge_;
   std::unique_ptr<::CCoinsView> recorder_;
   std::unique_ptr<::CCoinsViewCache> cache_;
   mutable CacheEntry found_;  // FindEntry's answer
@@ -356,7 +363,7 @@ class CoinsViewErrorCatcher : public CoinsView {
   ::CCoinsView* CoreView() override;
 
  private:
-  std::unique_ptr<Bridge> bridge_;  // declared first: outlives the Core catcher that reads through it
+  std::unique_ptr<::CCoinsView> bridge_;  // declared first: outlives the Core catcher that reads through it
   std::unique_ptr<::CCoinsView> catcher_;  // Core's CCoinsViewErrorCatcher
 };
 

@@ -2,6 +2,7 @@
 // its cursor and entries, CCoinsViewErrorCatcher and CoinsViewOverlay (coins.h).
 #pragma once
 
+#include "core/coins_view_members.h"
 #include "core/features.h"
 
 #if __has_include(<util/threadpool.h>)
@@ -33,6 +34,35 @@ inline constexpr bool kHasDirtyCountGetter =
 inline constexpr bool kHasDirtyCountMember =
     SUITE_CORE_HAS_PROTECTED(CCoinsViewCache, { O::m_dirty_count } -> std::convertible_to<size_t>);
 
+// A view of the suite's own over the tree's CCoinsView, as core/coins_views.h builds one (the same layers),
+// with members that are declared only: whether it is abstract is what row own_views asks.
+template <class View>
+struct OwnView : core_adapter::members::CoinsViewMembers<OwnView<View>, View> {
+  struct Any {
+    template <class T>
+    operator T() const;
+  };
+#define SUITE_CORE_PROBE_DO(Name) \
+  template <class... A>           \
+  Any Do##Name(A&&...) const;
+  SUITE_CORE_COINS_VIEW_MEMBERS(SUITE_CORE_PROBE_DO)
+#undef SUITE_CORE_PROBE_DO
+};
+template <class View = CCoinsView>
+inline constexpr bool kOwnViewComplete = [] {
+  if constexpr (!Complete<View>) {
+    return false;
+  } else {
+    return !std::is_abstract_v<OwnView<View>>;
+  }
+}();
+
+// An entry's flag setters: SetDirty and SetFresh, or (#34864) freshness passed through SetDirty.
+inline constexpr bool kHasFlagSetters =
+    SUITE_CORE_HAS(CCoinsCacheEntry, (std::pair<const COutPoint, C>& p), C::SetDirty(p, p); C::SetFresh(p, p));
+inline constexpr bool kHasFreshThroughSetDirty =
+    SUITE_CORE_HAS(CCoinsCacheEntry, (std::pair<const COutPoint, C>& p), C::SetDirty(p, p, true));
+
 // The pair a cache's map holds (Core's CoinsCachePair), spelled from the classes so that no alias is named.
 template <class Outpoint = COutPoint, class Entry = CCoinsCacheEntry>
 using CachePair = std::pair<const Outpoint, Entry>;
@@ -55,12 +85,11 @@ using CachePair = std::pair<const Outpoint, Entry>;
                    { c.GetBestBlock() } -> std::same_as<uint256>))                                               \
   X(batch_write, central, "", "CCoinsViewCache::BatchWrite, Flush and Sync returning bool (before #33866) or "   \
     "void (#33866)", "", (WritesReturn<CCoinsViewCache, bool> || WritesReturn<CCoinsViewCache, void>))           \
-  X(cache_cursor, central, "", "CoinsViewCacheCursor: Begin(), End(), NextAndMaybeErase(pair), WillErase(pair), and " \
+  X(cache_cursor, central, "", "CoinsViewCacheCursor: Begin(), End(), NextAndMaybeErase(pair), and "            \
     "CCoinsCacheEntry::coin", "",                                                                                \
     SUITE_CORE_HAS(CoinsViewCacheCursor, (C& cursor, CachePair<>& p), { cursor.Begin() } -> std::same_as<CachePair<>*>; \
                    { cursor.End() } -> std::same_as<CachePair<>*>;                                               \
-                   { cursor.NextAndMaybeErase(p) } -> std::same_as<CachePair<>*>;                                \
-                   { cursor.WillErase(p) } -> std::same_as<bool>; p.second.coin.IsSpent()))                     \
+                   { cursor.NextAndMaybeErase(p) } -> std::same_as<CachePair<>*>; p.second.coin.IsSpent()))     \
   X(cache_have_coin, api, "", "bool CCoinsViewCache::HaveCoin(const COutPoint&) const", "op:Have op:Connect",    \
     SUITE_CORE_HAS(CCoinsViewCache, (const C& c, const COutPoint& o), { c.HaveCoin(o) } -> std::same_as<bool>))  \
   X(cache_have_coin_in_cache, api, "", "bool CCoinsViewCache::HaveCoinInCache(const COutPoint&) const",          \
@@ -111,11 +140,14 @@ using CachePair = std::pair<const Outpoint, Entry>;
   X(dirty_count_member, internal, "#33512", "CCoinsViewCache's protected m_dirty_count (where the cache keeps a " \
     "dirty counter)", "form:dirty-count-counted-on-the-dirty-list",                                              \
     (kHasDirtyCountMember || !kHasDirtyCountGetter))                                   \
-  X(entry_flag_setters, internal, "", "CCoinsCacheEntry::SetDirty(pair, sentinel) and SetFresh(pair, sentinel)", \
-    "form:exact-states-built-by-operations",                                                                     \
-    SUITE_CORE_HAS(CCoinsCacheEntry, (CachePair<>& p), C::SetDirty(p, p); C::SetFresh(p, p)))                    \
+  X(entry_flag_setters, internal, "", "CCoinsCacheEntry::SetDirty(pair, sentinel) and SetFresh(pair, sentinel), " \
+    "or SetDirty(pair, sentinel, fresh)", "form:exact-states-built-by-operations",                               \
+    (kHasFlagSetters || kHasFreshThroughSetDirty))                                                               \
   X(dirty_count, change, "#33512", "a counter of DIRTY entries (m_dirty_count, GetDirtyCount), checked by "     \
     "SanityCheck", "", (kHasDirtyCountGetter || kHasDirtyCountMember))                  \
+  X(fresh_through_set_dirty, change, "#34864", "freshness passed through CCoinsCacheEntry::SetDirty(pair, "    \
+    "sentinel, fresh), no SetFresh: an entry is FRESH only when it is DIRTY", "",                                \
+    (kHasFreshThroughSetDirty && !kHasFlagSetters))                                                              \
   X(void_batch_write, change, "#33866", "BatchWrite, Flush and Sync return void: a refused batch is an exception", \
     "", (WritesReturn<CCoinsViewCache, void>))                                                                   \
   X(abstract_coins_view, change, "#34124", "CCoinsView is pure virtual, CoinsViewEmpty is the empty view", "",   \
@@ -127,6 +159,18 @@ using CachePair = std::pair<const Outpoint, Entry>;
     SUITE_CORE_HAS(CCoinsViewCache, (C& c), c.Flush(false)))                                                      \
   X(reset_guard, change, "#34164", "CCoinsViewCache::Reset through CreateResetGuard: one view reused per block", \
     "", SUITE_CORE_HAS(CCoinsViewCache, (C& c), c.CreateResetGuard()))                                           \
+  X(own_views, central, "", "a CCoinsView of the suite's own (the bridge to the harness's base view, the recorder "  \
+    "of writes): every pure virtual member of the tree's CCoinsView one it implements (GetCoin, PeekCoin, "      \
+    "HaveCoin, GetBestBlock, GetHeadBlocks, BatchWrite, Cursor, EstimateSize: core/coins_view_members.h)", "",   \
+    (kOwnViewComplete<>))                                                                                        \
+  X(have_coin_on_cache_only, change, "a 2026 branch", "HaveCoin is declared by CCoinsViewCache, not by "         \
+    "CCoinsView: a view's HaveCoin is whether its GetCoin finds a coin", "",                                     \
+    (Complete<CCoinsView> && !SUITE_CORE_HAS(CCoinsView, (const C& v, const COutPoint& o), v.HaveCoin(o))))      \
+  X(noexcept_lookups, change, "a 2026 branch", "CCoinsView's GetCoin and PeekCoin are noexcept: a failed read "  \
+    "cannot be caught and ends the process", "",                                                                 \
+    SUITE_CORE_HAS(CCoinsView, (const C& v, const COutPoint& o), { v.GetCoin(o) } noexcept; { v.PeekCoin(o) } noexcept)) \
+  X(db_only_cursor, change, "#35572", "Cursor() is declared by CCoinsViewDB, not by CCoinsView", "",            \
+    (Complete<CCoinsView> && !SUITE_CORE_HAS(CCoinsView, (const C& v), v.Cursor())))                             \
   X(coins_view_overlay, change, "#34165 #35295", "CoinsViewOverlay: StartFetching a block's prevouts on a "      \
     "ThreadPool", "", (OverlayApi<CoinsViewOverlay, ThreadPool>))                                                 \
   /* new rows go above this line */

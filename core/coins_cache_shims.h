@@ -14,6 +14,7 @@
 #include <script/script.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -83,8 +84,9 @@ void DirtyOrder(const C& cache, std::vector<embedded::OutPoint>& out) {
 }
 
 // What a cursor yields, walked without consuming it (each entry's public Next()), before its receiver gets it.
+// Not const: a tree's Begin() may not be.
 template <class Cursor>
-std::vector<WrittenEntry> Walk(const Cursor& cursor) {
+std::vector<WrittenEntry> Walk(Cursor& cursor) {
   std::vector<WrittenEntry> out;
   for (auto* p = cursor.Begin(); p != cursor.End(); p = p->second.Next()) {
     out.push_back({FromCore(p->first), FromCore(p->second.coin), Flags(p->second)});
@@ -136,15 +138,19 @@ void InsertEntry(C& cache, const COutPoint& key, ::Coin coin, uint8_t flags) {
     Open<C>::Usage(cache) += it->second.coin.DynamicMemoryUsage();
     using Entry = std::remove_cvref_t<decltype(it->second)>;
     if (dirty) {
-      Entry::SetDirty(*it, Open<C>::Sentinel(cache));
+      if constexpr (SUITE_CORE_fresh_through_set_dirty) {
+        Entry::SetDirty(*it, Open<C>::Sentinel(cache), fresh);
+      } else {
+        Entry::SetDirty(*it, Open<C>::Sentinel(cache));
+        if (fresh) Entry::SetFresh(*it, Open<C>::Sentinel(cache));
+      }
       if constexpr (kDirtyCountMember) ++Open<C>::DirtyCount(cache);
     }
-    if (fresh) Entry::SetFresh(*it, Open<C>::Sentinel(cache));
   } else if (coin.IsSpent()) {
     // Spending a non-FRESH entry leaves it spent and DIRTY; spending a FRESH one erases it.
     if (fresh) throw Unbuildable("a spent FRESH entry: no operation leaves one");
     cache.AddCoin(key, PlaceholderCoin(), /*possible_overwrite=*/true);
-    cache.SpendCoin(key);
+    if (!cache.SpendCoin(key)) throw std::logic_error("Core's SpendCoin of the coin just added returned false");
   } else if (coin.out.scriptPubKey.IsUnspendable()) {
     throw Unbuildable("an entry with an unspendable script: AddCoin ignores it");
   } else if (!dirty) {

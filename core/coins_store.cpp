@@ -312,7 +312,8 @@ std::optional<embedded::Coin> CoinsStore::PeekCoin(const embedded::OutPoint& out
 
 bool CoinsStore::HaveCoin(const embedded::OutPoint& outpoint) {
   try {
-    return view_->db->HaveCoin(ToCore(outpoint));
+    return IfTreeHas<kStoreHaveCoin, bool>("CCoinsViewDB::HaveCoin", *view_->db,
+                                           [&](const auto& db) { return db.HaveCoin(ToCore(outpoint)); });
   } catch (const dbwrapper_error& e) {
     throw StoreError(std::string("coins store: read: ") + e.what());
   }

@@ -89,6 +89,7 @@ inline const std::string kObfuscationKeyKey{"\x0e\x00obfuscate_key", 15};
 // What the tree offers beyond the store's central operations (core/coins_store_features.h): seam/coins_store.h.
 inline constexpr bool kStoreCursor = SUITE_CORE_db_cursor;                // ForEachCoin (CCoinsViewDB::Cursor)
 inline constexpr bool kStoreEstimateSize = SUITE_CORE_db_estimate_size;   // EstimateSize
+inline constexpr bool kStoreHaveCoin = SUITE_CORE_db_have_coin;           // HaveCoin
 inline constexpr bool kStoreCutsFlushes = SUITE_CORE_db_write_batch_hook; // after_partial_write is called
 inline constexpr bool kStoreChoosesKey = SUITE_CORE_db_key_draw;          // new_obfuscation_key is the key used
 

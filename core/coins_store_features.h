@@ -38,10 +38,12 @@ concept DbViewApi = Complete<View> && Complete<Params> && Complete<Options> &&
 #define SUITE_CORE_COINS_STORE_FEATURES(X)                                                                         \
   X(db_view, central, "", "CCoinsViewDB(DBParams, CoinsViewOptions{batch_write_bytes}) and DBParams{path, "      \
     "cache_bytes, memory_only, wipe_data, obfuscate}", "", (DbViewApi<CCoinsViewDB>))                            \
-  X(db_reads, central, "", "CCoinsViewDB::GetCoin, HaveCoin, GetBestBlock and GetHeadBlocks", "",                \
-    SUITE_CORE_HAS(CCoinsViewDB, (const C& db, const COutPoint& o), db.GetCoin(o); db.HaveCoin(o);               \
+  X(db_reads, central, "", "CCoinsViewDB::GetCoin, GetBestBlock and GetHeadBlocks", "",                          \
+    SUITE_CORE_HAS(CCoinsViewDB, (const C& db, const COutPoint& o), db.GetCoin(o);                               \
                    { db.GetBestBlock() } -> std::same_as<uint256>;                                               \
                    { db.GetHeadBlocks() } -> std::same_as<std::vector<uint256>>))                                \
+  X(db_have_coin, api, "", "bool CCoinsViewDB::HaveCoin(const COutPoint&) const", "check:HaveCoin-on-the-store", \
+    SUITE_CORE_HAS(CCoinsViewDB, (const C& db, const COutPoint& o), { db.HaveCoin(o) } -> std::same_as<bool>))   \
   X(db_batch_write, central, "", "CCoinsViewDB::BatchWrite(CoinsViewCacheCursor&, const uint256&)", "",          \
     SUITE_CORE_HAS(CCoinsViewDB, (C& db, CoinsViewCacheCursor& cursor, const uint256& h), db.BatchWrite(cursor, h))) \
   X(db_wrapper_open, central, "", "CDBWrapper(const DBParams&) (its construction is observed at link time)", "", \

@@ -120,7 +120,15 @@ embedded::BlockCheck CheckSpends(const CBlock& block) {
     // Consensus::CheckTxInputs, looked up when the template is instantiated (only where the tree has it).
     using namespace ::Consensus;
     if (!CheckTxInputs(tx, state, view, kSpendHeight, fee)) return {FromReason(state.GetRejectReason()), i};
-    for (const CTxIn& in : tx.vin) view.SpendCoin(in.prevout);
+    // CheckTxInputs found every input's coin, so each spend must succeed: ConnectBlock's UpdateCoins asserts
+    // it does. Only an input spent twice in one transaction, which CheckBlock rejects, can fail here.
+    for (const CTxIn& in : tx.vin) {
+      if (!view.SpendCoin(in.prevout)) {
+        throw std::logic_error("Bitcoin Core's SpendCoin of an input of transaction " + std::to_string(i) +
+                               " returned false after CheckTxInputs accepted it (ConnectBlock's UpdateCoins "
+                               "asserts here): an input spent twice that CheckBlock let through");
+      }
+    }
   }
   return {};
 }

@@ -24,6 +24,12 @@ std::string Render(const std::vector<OutPoint>& v);
 // writes, CheckWrite).
 void CheckEntry(const seam::CoinsViewCache& cache, const CoinsStackModel& model, int level, CoinsStackModel::Key k,
                 const KeyToOutpoint& outpoint_of);
+// Whether a write (or a dirty list) `got` holds the entries `want` lists in first-dirtied order, as the
+// subject orders them: in that order, or in any order where the subject has one of its own
+// (seam::DirtyOrderIsFirstDirtied; no caller relies on the order). `want_words` names `want` in a failure.
+bool SameOrder(std::vector<OutPoint> got, std::vector<OutPoint> want);
+const char* OrderWords();
+
 // The dirty list equals the model's first-dirtied order (where the subject shows it: seam::kDirtyListVisible).
 void CheckDirtyOrder(const seam::CoinsViewCache& cache, const CoinsStackModel& model, int level,
                      const KeyToOutpoint& outpoint_of);

@@ -109,7 +109,7 @@ void CoinsStackModel::Add(int level, Key k, const Coin& coin, bool possible_over
   e.coin = coin;
   e.heap = HeapOfCopy(e.coin);  // AddCoin moves a fresh copy in
   MarkDirty(l, k, e);
-  if (fresh) e.fresh = true;
+  if (fresh && fresh_.on_add) e.fresh = true;
 }
 
 void CoinsStackModel::Emplace(int level, Key k, const Coin& coin) {
@@ -125,9 +125,10 @@ bool CoinsStackModel::Spend(int level, Key k) {
   if (!found->coin && spend_of_spent_fails_) return false;  // already spent: nothing changes either way
   Level& l = levels_[level];
   ModelEntry& e = *l.entries[k];
-  if (e.fresh) {
+  if (e.fresh && fresh_.spent_erased) {
     Erase(l, k);
   } else {
+    e.fresh = e.fresh && fresh_.kept_fresh;
     e.coin.reset();
     e.heap = 0;
     MarkDirty(l, k, e);
@@ -185,7 +186,8 @@ CoinsStackModel::Written CoinsStackModel::WriteDown(int level, bool wipe) {
     Level& parent = levels_[level - 1];
     if (!parent.entries[k]) {
       if (ce.fresh && !ce.coin) continue;
-      ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh, moved ? ce.heap : HeapOfCopy(ce.coin)});
+      ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh && fresh_.through_write,
+                                                    moved ? ce.heap : HeapOfCopy(ce.coin)});
       MarkDirty(parent, k, pe);
       continue;
     }

@@ -67,7 +67,7 @@ class CoinsStackModel {
   // Levels are large (an entry slot per key): room for a tester's deepest stack is made once.
   static constexpr int kLevelsReserved = 5;
   explicit CoinsStackModel(const Hash256& base_best)
-      : base_best_(base_best), spend_of_spent_fails_(seam::SpendOfSpentFails()) {
+      : base_best_(base_best), spend_of_spent_fails_(seam::SpendOfSpentFails()), fresh_(seam::Fresh()) {
     levels_.reserve(kLevelsReserved);
   }
 
@@ -158,6 +158,7 @@ class CoinsStackModel {
   std::array<std::optional<Coin>, kKeys> base_;
   Hash256 base_best_;
   bool spend_of_spent_fails_;
+  seam::FreshRules fresh_;  // where the subject puts FRESH
 };
 
 }  // namespace harness

@@ -293,7 +293,7 @@ KvMap FlushPlan::MidFlush(const KvMap& before, size_t prefix) const {
   return state;
 }
 
-bool FlushPlan::IsLegalMidFlush(const KvMap& before, const KvMap& state) const {
+bool FlushPlan::IsLegalMidFlush(const KvMap& before, const KvMap& state, bool any_order) const {
   // Outside the written keys the state must be MidFlush(before, 0); each written key must hold its new
   // value up to some point and its old one after it.
   KvMap expected_rest = MidFlush(before, 0);
@@ -313,7 +313,7 @@ bool FlushPlan::IsLegalMidFlush(const KvMap& before, const KvMap& state) const {
     const bool applied = now == w.value;
     const bool untouched = now == value_in(before, w.key);
     if (!applied && !untouched) return false;
-    if (past_prefix && !untouched) return false;
+    if (past_prefix && !untouched && !any_order) return false;
     if (!applied) past_prefix = true;
   }
   return true;

@@ -78,8 +78,10 @@ struct FlushPlan {
   // The state after the head marker and the first `prefix` writes: 'B' gone, 'H' = [new, old].
   KvMap MidFlush(const KvMap& before, size_t prefix) const;
   // Whether `state` is one of the MidFlush states for some prefix (ambiguous writes — a put of the value
-  // already there, an erase of an absent key — count as either applied or not).
-  bool IsLegalMidFlush(const KvMap& before, const KvMap& state) const;
+  // already there, an erase of an absent key — count as either applied or not). With `any_order`, for some
+  // subset: every write applied or not, whatever the order (a store written in an order the plan does not
+  // know, where any split is legal).
+  bool IsLegalMidFlush(const KvMap& before, const KvMap& state, bool any_order = false) const;
   // For each partial batch a flush with `batch_limit` writes before its final one, how many of the writes
   // it has applied once that batch is written (so the size is the number of partial writes).
   std::vector<size_t> PartialBatchEnds(size_t batch_limit) const;

@@ -183,7 +183,15 @@ class CoinsStoreTester {
   seam::CoinsView* CacheParent() const;
   // Runs a flush of `entries` from a new cache; returns false if the hook cut it after `cut` partial batches.
   bool Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut);
-  HARNESS_NO_FUZZ_COVERAGE FlushPlan Plan(const Hash256& new_tip) const;
+  // The plan of flushing the model's DIRTY entries to `new_tip`, in the model's first-dirtied order, or in the
+  // order of `order` (the subject's, where it writes in an order of its own: they must be the same entries).
+  HARNESS_NO_FUZZ_COVERAGE FlushPlan Plan(const Hash256& new_tip, const std::vector<DirtyEntry>* order = nullptr) const;
+  // Where the subject writes its DIRTY entries in an order of its own (seam::DirtyOrderIsFirstDirtied false),
+  // which no caller relies on: own_order_. The plan follows the order the subject shows before a write (its
+  // dirty list, order_known_); where it shows none, and for a re-run (whose cache orders the entries its own
+  // way), a cut flush may leave any legal mid-flush state.
+  const bool own_order_ = !seam::DirtyOrderIsFirstDirtied();
+  const bool order_known_ = !own_order_ || (seam::kDirtyListVisible && seam::kEntriesVisible);
   // Whether the store, decoded with the reference XOR, holds exactly `expected`; checks the obfuscation
   // key entry and that obfuscated values differ from their plaintext on the way. Builds nothing.
   HARNESS_NO_FUZZ_COVERAGE bool StoreMatches(const KvMap& expected) const;

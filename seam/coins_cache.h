@@ -52,12 +52,20 @@
 //                             true, also changing nothing);
 //   BatchWriteRefusesSpentFresh()  BatchWrite throws std::logic_error for a spent FRESH child entry (else it
 //                             skips it, docs/semantics.md §1).
+//   Fresh()                   where the subject puts FRESH, and whether a spent FRESH entry is erased
+//                             (FreshRules: the first form of each is docs/semantics.md §1's rule; a subject
+//                             that sets FRESH on fewer entries, or keeps a spent one, writes more than it
+//                             must, which no node notices, so the model follows it);
+//   DirtyOrderIsFirstDirtied()  a write down hands the parent the DIRTY entries in the order they first
+//                             became DIRTY (else in an order of the subject's own, which no caller relies on:
+//                             the dirty list, each write and a cut flush's split are then checked as sets).
 // Core's changes that keep the contract (Flush/Sync/BatchWrite returning void,
 // GetDirtyCount, PeekCoin, Reset) are the adapter's business: see core/coins_cache.h.
 #pragma once
 
 #include <cstddef>
 
+#include "seam/coins_cache_forms.h"
 #include "seam/types.h"
 
 namespace seam {
@@ -127,6 +135,8 @@ inline constexpr bool kExactUsage = core_adapter::kUsageInternal;
 inline constexpr bool kDirtyCountVisible = core_adapter::kDirtyCountVisible;
 inline constexpr bool kExactStates = core_adapter::kInsertInternal;
 using core_adapter::BatchWriteRefusesSpentFresh;
+using core_adapter::DirtyOrderIsFirstDirtied;
+using core_adapter::Fresh;
 using core_adapter::SpendOfSpentFails;
 using core_adapter::Unbuildable;
 }  // namespace seam
@@ -166,6 +176,11 @@ inline constexpr bool kDirtyCountVisible = true;
 inline constexpr bool kExactStates = true;
 inline bool SpendOfSpentFails() { return false; }
 inline bool BatchWriteRefusesSpentFresh() { return false; }
+inline bool DirtyOrderIsFirstDirtied() { return true; }
+inline const FreshRules& Fresh() {
+  static const FreshRules rules;
+  return rules;
+}
 
 // A block as the overlays' StartFetching takes it. Core's is converted once for all the overlays that fetch
 // it; the embedded overlay takes the block itself, which must outlive the fetch.

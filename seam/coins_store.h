@@ -15,6 +15,7 @@
 // What the subject offers beyond the store's central operations (Bitcoin Core: where the tree has it):
 //   kStoreCursor             ForEachCoin (CCoinsViewDB::Cursor)
 //   kStoreEstimateSize       EstimateSize
+//   kStoreHaveCoin           HaveCoin of the store itself (a cache above it has its own)
 //   kStoreCutsFlushes        after_partial_write is called after each partial batch (Core: its WriteBatch
 //                            is observed at link time), so flushes can be cut there
 //   kStoreChoosesKey         a new database gets the obfuscation key asked for (Core: its key draw is
@@ -34,6 +35,7 @@ using core_adapter::kStoreChoosesKey;
 using core_adapter::kStoreCursor;
 using core_adapter::kStoreCutsFlushes;
 using core_adapter::kStoreEstimateSize;
+using core_adapter::kStoreHaveCoin;
 using core_adapter::kStoreFlushRefusalAborts;
 using core_adapter::StoreCorruption;
 using core_adapter::StoreError;
@@ -51,6 +53,7 @@ inline constexpr bool kStoreFlushRefusalAborts = false;
 inline constexpr bool kStoreFailedOpenLeaks = false;
 inline constexpr bool kStoreCursor = true;
 inline constexpr bool kStoreEstimateSize = true;
+inline constexpr bool kStoreHaveCoin = true;
 inline constexpr bool kStoreCutsFlushes = true;
 inline constexpr bool kStoreChoosesKey = true;
 }  // namespace seam
