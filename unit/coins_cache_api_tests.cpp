@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(access_by_txid_hit_and_miss, *unit::Needs(seam::kCoinsApi.a
 
 // Emplace makes a DIRTY entry (never FRESH: the parent is not asked, so the coin may be there), counts its
 // memory as AddCoin does, and leaves an existing entry, spent or not, as it is.
-BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent, *unit::Needs(kInternals && seam::kCoinsApi.emplace, "EmplaceCoinInternalDANGER, and the cache's internals")) {
+BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent, *unit::Needs(kInternals && seam::kDirtyCountVisible && seam::kCoinsApi.emplace, "EmplaceCoinInternalDANGER, and the cache's internals with its dirty count")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   base.FailReadsOf(Out(7, 0));  // any read of the parent for this outpoint would throw
   seam::CoinsViewCache cache(&base);

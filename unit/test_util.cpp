@@ -25,6 +25,24 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
+std::string TableLines(const std::string& component) {
+  if (!seam::kSubjectIsCore || component.empty()) return {};
+  std::string out;
+  bool inside = false;
+  std::string_view table = seam::kSubjectTable;
+  while (!table.empty()) {
+    const size_t end = table.find('\n');
+    std::string_view line = table.substr(0, end);
+    table = end == std::string_view::npos ? std::string_view{} : table.substr(end + 1);
+    const size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string_view::npos) continue;
+    line.remove_prefix(indent);
+    if (indent == 2) inside = line.starts_with(component + ":");  // a component's line; deeper: its notes
+    if (inside && indent >= 2) out += (out.empty() ? "" : " / ") + std::string(line);
+  }
+  return out;
+}
+
 bool AbortsInChild(const std::function<void()>& fn) {
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");

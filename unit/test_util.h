@@ -77,13 +77,24 @@ struct CountingSink {
   std::FILE* Open();
 };
 
+// The lines of the table of what the tree under test lets the suite test (seam::kSubjectTable) that are
+// about `component`, joined by " / "; empty for the embedded subject or an empty name.
+std::string TableLines(const std::string& component);
+
 // A test case decorator: the case runs where the subject offers `what` (against Bitcoin Core, where the tree
 // under test has the API, as the table configure prints says); elsewhere Boost.Test reports it skipped,
 // naming what is missing. Usage: BOOST_AUTO_TEST_CASE(name, *unit::Needs(seam::kSomething, "what")).
-inline boost::unit_test::precondition Needs(bool available, std::string what) {
-  return boost::unit_test::precondition([available, what](boost::unit_test::test_unit_id) {
+// Against Bitcoin Core the message also gives the table's lines of the suite's component (SUITE_UNIT_COMPONENT,
+// which unit/CMakeLists.txt defines per suite file).
+#ifndef SUITE_UNIT_COMPONENT
+#define SUITE_UNIT_COMPONENT ""
+#endif
+inline boost::unit_test::precondition Needs(bool available, std::string what,
+                                            std::string component = SUITE_UNIT_COMPONENT) {
+  return boost::unit_test::precondition([available, what, component](boost::unit_test::test_unit_id) {
     boost::test_tools::assertion_result result(available);
     result.message() << "the subject under test lacks " << what;
+    if (const std::string lines = TableLines(component); !lines.empty()) result.message() << "; the table: " << lines;
     return result;
   });
 }
