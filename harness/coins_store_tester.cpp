@@ -597,7 +597,7 @@ void CoinsStoreTester::Recover(const std::optional<FlushRecord>& current, bool p
     HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == rerun.plan.new_tip,
                   "the re-run after ", when, " records its best block");
     CheckStore(reference_, "after the recovery's re-run", Depth::kRecords);
-    cache_ = std::make_unique<seam::CoinsViewCache>(catcher_.get());
+    cache_ = std::make_unique<seam::CoinsViewCache>(CacheParent());
   } else {
     HARNESS_CHECK(!store_->IsMidFlush(), "after ", when, " the store is mid-flush in a state no flush left unfinished");
     reference_ = state;
@@ -607,7 +607,7 @@ void CoinsStoreTester::Recover(const std::optional<FlushRecord>& current, bool p
 }
 
 bool CoinsStoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut) {
-  auto replay = std::make_unique<ReplayCache>(catcher_.get());
+  auto replay = std::make_unique<ReplayCache>(CacheParent());
   for (const DirtyEntry& e : entries) replay->InsertEntry(e.outpoint, e.coin, e.flags);
   replay->SetBestBlock(best);
   store_->set_batch_size(batch_limit);

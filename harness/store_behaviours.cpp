@@ -81,6 +81,19 @@ int ReadErrorScenario() {
   return 3;
 }
 
+int BadRecordScenario() {
+  ScratchStore disk;
+  disk.Write(1);
+  disk.Poke(1, "\x01");  // too short for any coin: no lookup can decode it
+  auto store = disk.Open();
+  Reached();
+  try {
+    store->PeekCoin(ScratchStore::Outpoint(1));
+  } catch (const seam::StoreCorruption&) {
+  }
+  return 0;
+}
+
 int CursorScenario() {
   ScratchStore disk;
   disk.Write(1);
@@ -101,10 +114,14 @@ int CursorScenario() {
 const Behaviour kReadErrorFatal{"read_error_fatal", "a failed database read throws (the error catcher's callbacks run)",
                                 "a failed database read aborts the process inside the database wrapper",
                                 ReadErrorScenario};
+const Behaviour kBadRecordFatal{"bad_record_fatal", "a lookup of an undecodable coin record reads no coin, or an error",
+                                "a lookup of an undecodable coin record aborts the process inside the database wrapper",
+                                BadRecordScenario};
 const Behaviour kCursorAbortsOnBadRecord{"cursor_aborts_on_bad_record",
                                          "the coins cursor reports an undecodable record",
                                          "the coins cursor aborts the process on an undecodable record", CursorScenario};
 HARNESS_BEHAVIOUR(kReadErrorFatal);
+HARNESS_BEHAVIOUR(kBadRecordFatal);
 HARNESS_BEHAVIOUR(kCursorAbortsOnBadRecord);
 
 }  // namespace harness

@@ -522,7 +522,9 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
     WriteOldState(*store);
     raw = store->RawContents().at(key);
   }
-  // An undecodable record: StoreCorruption naming the outpoint, or (seam::kStoreCorruptionThrows false) no coin.
+  // An undecodable record: StoreCorruption naming the outpoint, or (seam::kStoreCorruptionThrows false) no coin,
+  // or (a tree whose lookups abort on one, harness/store_behaviours.h) the end of the process.
+  const bool fatal = harness::HasSecondForm(harness::kBadRecordFatal);
   size_t errors = 0, decoded = 0;
   for (size_t i = 0; i < raw.size(); ++i) {
     for (const uint8_t mask : {0x01, 0x80, 0xff}) {
@@ -530,6 +532,10 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
       bad[i] = static_cast<char>(bad[i] ^ mask);
       disk.Poke(key, bad);
       auto store = disk.Open();
+      if (fatal) {
+        unit::AbortsInChild([&] { store->GetCoin(o); }) ? ++errors : ++decoded;
+        continue;
+      }
       try {
         const std::optional<Coin> got = store->GetCoin(o);
         got ? ++decoded : ++errors;
@@ -542,7 +548,7 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
     }
   }
   BOOST_TEST(errors > 0u);
-  BOOST_TEST_MESSAGE("flipped coin bytes: " << errors << (seam::kStoreCorruptionThrows ? " clean errors, " : " read as no coin, ")
+  BOOST_TEST_MESSAGE("flipped coin bytes: " << errors << (fatal ? " ended the process, " : seam::kStoreCorruptionThrows ? " clean errors, " : " read as no coin, ")
                                             << decoded << " decoded to another coin");
   disk.Poke(key, raw.substr(0, 2));
   // The cursor cannot skip what it cannot decode (Core's: GetValue fails): it reports it, or (a tree whose
@@ -562,6 +568,15 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
     BOOST_CHECK_THROW(disk.Open()->GetHeadBlocks(), seam::StoreCorruption);
     disk.Poke(seam::kObfuscationKeyKey, "\x07short");
     BOOST_CHECK_THROW(disk.Open(), seam::StoreCorruption);
+  } else if (fatal) {
+    // Each record ends the process where it is read; a corrupt key record where the store is opened.
+    BOOST_TEST(unit::AbortsInChild([&] { disk.Open()->GetCoin(o); }));
+    disk.Poke("B", "short");
+    BOOST_TEST(unit::AbortsInChild([&] { disk.Open()->GetBestBlock(); }));
+    disk.Poke("H", "x");
+    BOOST_TEST(unit::AbortsInChild([&] { disk.Open()->GetHeadBlocks(); }));
+    disk.Poke(seam::kObfuscationKeyKey, "\x07short");
+    BOOST_TEST(unit::AbortsInChild([&] { disk.Open(); }));
   } else {
     // Each record reads as absent; a corrupt key record as no obfuscation, which then misreads every value.
     BOOST_TEST(!disk.Open()->GetCoin(o).has_value());
