@@ -16,6 +16,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -32,6 +33,7 @@
 #endif
 #include "store_behaviours.h"
 #include "store_fixture.h"
+#include "coins_model.h"
 #include "coins_store_model.h"
 #include "coins_store_tester.h"
 #include "fault_env.h"
@@ -95,11 +97,30 @@ KvMap PlainOldState() {
   return m;
 }
 
+// The flush to B in the order a cache of the subject's hands its entries up: the fixture's, or where the
+// subject writes in an order of its own (seam::DirtyOrderIsFirstDirtied), the order its cache wrote them in
+// to a base that records it (the same cache, filled the same way, writes them the same way to the store).
+const std::vector<store_fixture::Entry>& WrittenToB() {
+  static const std::vector<store_fixture::Entry> written = [] {
+    std::vector<store_fixture::Entry> fixture = store_fixture::FlushToB();
+    if (seam::DirtyOrderIsFirstDirtied()) return fixture;
+    harness::CheckedBaseView base(BlockA());
+    store_fixture::LoadedCache(&base, fixture, BlockB()).Flush();
+    std::vector<store_fixture::Entry> ordered;
+    for (const OutPoint& o : base.last_batch()) {
+      ordered.push_back(*std::find_if(fixture.begin(), fixture.end(), [&](const auto& e) { return e.outpoint == o; }));
+    }
+    BOOST_REQUIRE_EQUAL(ordered.size(), fixture.size());
+    return ordered;
+  }();
+  return written;
+}
+
 harness::FlushPlan PlanToB() {
   harness::FlushPlan plan;
   plan.new_tip = BlockB();
   plan.old_tip = BlockA();
-  for (const auto& e : store_fixture::FlushToB()) {
+  for (const auto& e : WrittenToB()) {
     plan.writes.push_back({harness::RefCoinKey(e.outpoint), e.coin ? std::optional(harness::RefCoinValue(*e.coin)) : std::nullopt});
   }
   return plan;

@@ -98,5 +98,15 @@ inline boost::unit_test::precondition Needs(bool available, std::string what,
     return result;
   });
 }
+// The same for a behaviour of the subject's (`form` says whether it has the one the case needs), asked when
+// the case is about to run: a Core tree's behaviours are decided by running it, never during static
+// initialization.
+inline boost::unit_test::precondition NeedsForm(bool (*form)(), std::string what) {
+  return boost::unit_test::precondition([form, what](boost::unit_test::test_unit_id) {
+    boost::test_tools::assertion_result result(form());
+    result.message() << "the subject under test has another form of " << what;
+    return result;
+  });
+}
 
 }  // namespace unit
