@@ -46,11 +46,6 @@ void CoreReset(C& cache) {
   [[maybe_unused]] const auto guard = cache.CreateResetGuard();  // Reset() runs as it goes
 }
 
-// What BatchWrite returns on this tree (bool before #33866, void since): a view that reports a refusal by
-// throwing has applied a batch that returns, so a bool is true.
-using WriteResult = decltype(std::declval<::CCoinsView&>().BatchWrite(std::declval<CoinsViewCacheCursor&>(),
-                                                                      std::declval<const uint256&>()));
-
 }  // namespace
 
 // ---- CoinsCursor ----
@@ -340,20 +335,9 @@ size_t CoinsViewErrorCatcher::EstimateSize() const { return catcher_->EstimateSi
 
 namespace {
 
-// A parent with no coins, of the adapter's own interface, for the scenarios below.
+// A parent with no coins, of the adapter's own interface, for the scenarios below: it records the order of
+// the entries each write hands it.
 class NoCoins final : public CoinsView {
- public:
-  std::optional<embedded::Coin> GetCoin(const embedded::OutPoint&) override { return std::nullopt; }
-  std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint&) const override { return std::nullopt; }
-  embedded::Hash256 GetBestBlock() const override { return {}; }
-  void BatchWrite(CoinsCursor& cursor, const embedded::Hash256&) override {
-    for (CoinsCachePair* p = cursor.Begin(); p != cursor.End(); p = cursor.Next(*p)) {
-    }
-  }
-};
-
-// A parent that records the order of the entries each write hands it.
-class Recording final : public CoinsView {
  public:
   std::optional<embedded::Coin> GetCoin(const embedded::OutPoint&) override { return std::nullopt; }
   std::optional<embedded::Coin> PeekCoin(const embedded::OutPoint&) const override { return std::nullopt; }
@@ -408,7 +392,7 @@ bool DirtyOrderIsFirstDirtied() {
       const embedded::Coin other(2, embedded::Script(1, 0x52), 1, false);
       const embedded::OutPoint x = ScenarioOutpoint(0), a = ScenarioOutpoint(1), b = ScenarioOutpoint(2),
                                c = ScenarioOutpoint(3);
-      Recording base;
+      NoCoins base;
       CoinsViewCache mid(&base);
       CoinsViewCache top(&mid);
       mid.AddCoin(x, coin, /*possible_overwrite=*/true);  // DIRTY in the parent first
