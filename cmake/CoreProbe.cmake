@@ -327,8 +327,10 @@ function(suite_probe_core_features dir)
     endif()
   endforeach()
 
-  # The suite's own views are abstract on this tree: the pure virtual members they lack, by name.
-  if(DEFINED row_own_views_answer AND NOT row_own_views_answer)
+  # The tree's CCoinsView has pure virtual members the suite's views do not implement: named by the compiler.
+  # Where the tree's backed view answers them the views stand on it, and the note says which; where not, the
+  # suite's views are abstract and coins_cache is not tested.
+  if(DEFINED row_view_members_known_answer AND NOT row_view_members_known_answer)
     set(log ${probe_dir}/own_view.log)
     execute_process(COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -include cstring
       ${PROJECT_SOURCE_DIR}/cmake/core_own_view.cpp -iquote ${PROJECT_SOURCE_DIR} -isystem ${dir}/src
@@ -345,8 +347,15 @@ function(suite_probe_core_features dir)
     if(NOT missing)
       set(missing "a member the compiler did not name")
     endif()
-    string(CONCAT status_coins_cache "not tested: the tree's CCoinsView requires ${missing}, which the suite does "
-      "not implement (every coins_cache test stands Core's caches on a CCoinsView of the suite's own)")
+    list(FILTER notes_coins_cache EXCLUDE REGEX "CCoinsViewBacked over the view below")
+    if(row_own_views_answer)
+      string(CONCAT note "form: the tree's CCoinsView requires ${missing}, which the suite does not implement: "
+        "its views answer it as the tree's CCoinsViewBacked does, from the view below")
+      list(APPEND notes_coins_cache "${note}")
+    else()
+      string(CONCAT status_coins_cache "not tested: the tree's CCoinsView requires ${missing}, which the suite does "
+        "not implement (every coins_cache test stands Core's caches on a CCoinsView of the suite's own)")
+    endif()
   endif()
 
   # Each component still on: do its adapters compile against the tree (cmake/CoreAdapters.cmake)?

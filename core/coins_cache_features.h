@@ -34,10 +34,12 @@ inline constexpr bool kHasDirtyCountGetter =
 inline constexpr bool kHasDirtyCountMember =
     SUITE_CORE_HAS_PROTECTED(CCoinsViewCache, { O::m_dirty_count } -> std::convertible_to<size_t>);
 
-// A view of the suite's own over the tree's CCoinsView, as core/coins_views.h builds one (the same layers),
-// with members that are declared only: whether it is abstract is what row own_views asks.
-template <class View>
-struct OwnView : core_adapter::members::CoinsViewMembers<OwnView<View>, View> {
+// A view of the suite's own over `Base` (as core/coins_views.h builds one: the same layers), with members that
+// are declared only: whether it is abstract is what rows own_views (over the tree's backed view, where it
+// stands in) and view_members_known (over CCoinsView itself) ask.
+template <class View, class Base = core_adapter::members::ViewBase<View>>
+struct OwnView : core_adapter::members::OverView<OwnView<View, Base>, Base> {
+  OwnView() : core_adapter::members::OverView<OwnView<View, Base>, Base>(nullptr) {}
   struct Any {
     template <class T>
     operator T() const;
@@ -48,10 +50,12 @@ struct OwnView : core_adapter::members::CoinsViewMembers<OwnView<View>, View> {
   SUITE_CORE_COINS_VIEW_MEMBERS(SUITE_CORE_PROBE_DO)
 #undef SUITE_CORE_PROBE_DO
 };
-template <class View = CCoinsView>
+template <class View = CCoinsView, bool kOnView = false>
 inline constexpr bool kOwnViewComplete = [] {
   if constexpr (!Complete<View>) {
     return false;
+  } else if constexpr (kOnView) {
+    return !std::is_abstract_v<OwnView<View, View>>;
   } else {
     return !std::is_abstract_v<OwnView<View>>;
   }
@@ -161,8 +165,10 @@ using CachePair = std::pair<const Outpoint, Entry>;
     "", SUITE_CORE_HAS(CCoinsViewCache, (C& c), c.CreateResetGuard()))                                           \
   X(own_views, central, "", "a CCoinsView of the suite's own (the bridge to the harness's base view, the recorder "  \
     "of writes): every pure virtual member of the tree's CCoinsView one it implements (GetCoin, PeekCoin, "      \
-    "HaveCoin, GetBestBlock, GetHeadBlocks, BatchWrite, Cursor, EstimateSize: core/coins_view_members.h)", "",   \
-    (kOwnViewComplete<>))                                                                                        \
+    "HaveCoin, GetBestBlock, GetHeadBlocks, BatchWrite, Cursor, EstimateSize: core/coins_view_members.h) or "   \
+    "the tree's CCoinsViewBacked answers", "", (kOwnViewComplete<>))                                            \
+  X(view_members_known, api, "", "every pure virtual member of the tree's CCoinsView one the suite's views "     \
+    "implement", "form:the-others-answered-by-CCoinsViewBacked-over-the-view-below", (kOwnViewComplete<CCoinsView, true>)) \
   X(have_coin_on_cache_only, change, "a 2026 branch", "HaveCoin is declared by CCoinsViewCache, not by "         \
     "CCoinsView: a view's HaveCoin is whether its GetCoin finds a coin", "",                                     \
     (Complete<CCoinsView> && !SUITE_CORE_HAS(CCoinsView, (const C& v, const COutPoint& o), v.HaveCoin(o))))      \

@@ -1,8 +1,9 @@
 // The suite's own CCoinsViews: the two classes a Core cache sees as its parent where that parent is not a
-// Core view. Each derives from the tree's CCoinsView through core/coins_view_members.h, so that every member
-// the tree declares is overridden with the tree's own parameters, const and noexcept, and a member the tree
-// lacks is not declared at all. A tree whose CCoinsView has a pure virtual member outside that list leaves
-// them abstract: MakeBridge and MakeRecorder then throw Unavailable, and configure has said so (row
+// Core view. Each derives from the tree's CCoinsViewBacked (or CCoinsView, where no backed view stands in)
+// through core/coins_view_members.h, so that every member the tree declares is overridden with the tree's
+// own parameters, const and noexcept, a member the tree lacks is not declared at all, and a pure virtual
+// member outside the suite's list is answered by Core's backed view (row view_members_known). Where even that
+// leaves them abstract, MakeBridge and MakeRecorder throw Unavailable, and configure has said so (row
 // own_views). Included only by core/*.cpp: it needs Core's headers.
 #pragma once
 
@@ -41,11 +42,12 @@ bool HaveCoinOf(const View& view, const COutPoint& outpoint) {
 // Reads are const and touch nothing but the view's own PeekCoin, so the overlay's fetchers may call them
 // from several threads. The view reports a refused batch by throwing (the embedded interface returns
 // nothing). It has no cursor over its coins: Cursor(), where the tree declares it on CCoinsView, returns
-// none, as CCoinsView's own did before #34124.
+// none, as CCoinsView's own did before #34124. A member it does not know reads the tree's empty view.
 template <class View = ::CCoinsView>
-class Bridge : public members::CoinsViewMembers<Bridge<View>, View> {
+class Bridge : public members::OverView<Bridge<View>, members::ViewBase<View>> {
  public:
-  Bridge(CoinsView& view, bool peek) : view_(view), peek_(peek) {}
+  Bridge(CoinsView& view, bool peek)
+      : members::OverView<Bridge<View>, members::ViewBase<View>>(nullptr), view_(view), peek_(peek) {}
 
   std::optional<::Coin> DoGetCoin(const COutPoint& outpoint) const {
     return ToCore(peek_ ? view_.PeekCoin(FromCore(outpoint)) : view_.GetCoin(FromCore(outpoint)));
@@ -76,11 +78,13 @@ class Bridge : public members::CoinsViewMembers<Bridge<View>, View> {
 // Between a Core cache and its parent's Core view where the dirty list is seen only at writes
 // (!kDirtyListInternal): forwards every member as the tree declares it, and records what each BatchWrite's
 // cursor yields before the parent consumes it (into `log`: the cache's LastWrite). Reads are const and
-// forward only, so the overlay's fetchers may call them from several threads.
+// forward only, so the overlay's fetchers may call them from several threads. A member it does not know is
+// forwarded by the tree's backed view.
 template <class View = ::CCoinsView>
-class Recorder : public members::CoinsViewMembers<Recorder<View>, View> {
+class Recorder : public members::OverView<Recorder<View>, members::ViewBase<View>> {
  public:
-  Recorder(View& parent, std::vector<WrittenEntry>& log) : parent_(parent), log_(log) {}
+  Recorder(View& parent, std::vector<WrittenEntry>& log)
+      : members::OverView<Recorder<View>, members::ViewBase<View>>(&parent), parent_(parent), log_(log) {}
 
 #define SUITE_CORE_FORWARD(Name)                                    \
   template <class... A>                                             \

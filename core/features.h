@@ -63,6 +63,7 @@ class CBlockIndex;
 class CBlockUndo;
 class CChainParams;
 class CCoinsView;
+class CCoinsViewBacked;
 class CCoinsViewCache;
 class CCoinsViewDB;
 class CCoinsViewErrorCatcher;

@@ -1,6 +1,7 @@
 #include "core/tx_check.h"
 #include "core/convert.h"
 #include "core/coins_cache_features.h"
+#include "core/coins_view_members.h"
 #include "core/tx_check_features.h"
 #include "core/unavailable.h"
 
@@ -30,18 +31,6 @@ namespace core_adapter {
 namespace {
 
 SUITE_CORE_CHECK_ANSWERS(SUITE_CORE_TX_CHECK_FEATURES)
-
-// The empty view under CheckSpends' cache: CoinsViewEmpty where CCoinsView is abstract (#34124), else a
-// plain CCoinsView, whose reads find nothing. Templates, so that a tree compiles only its own form.
-template <class View = ::CCoinsView, class Empty = ::CoinsViewEmpty>
-View& EmptyView() {
-  if constexpr (core_features::abstract_coins_view) {
-    return Empty::Get();
-  } else {
-    static View nothing;
-    return nothing;
-  }
-}
 
 // Core's reject reason → the shared Reject value whose Reason() is that string.
 embedded::Reject FromReason(const std::string& reason) {
@@ -100,7 +89,7 @@ size_t OffendingTx(const CBlock& block, embedded::Reject reject, const std::stri
 // at HaveInputs before its values are looked at.
 template <class Cache = ::CCoinsViewCache>
 embedded::BlockCheck CheckSpends(const CBlock& block) {
-  Cache view(&EmptyView(), /*deterministic=*/true);
+  Cache view(members::EmptyView(), /*deterministic=*/true);
   constexpr int kCoinHeight = 1;
   constexpr int kSpendHeight = 2;
   for (size_t i = 1; i < block.vtx.size(); ++i) {

@@ -2,6 +2,7 @@
 // CheckBlock, Consensus::CheckTxInputs and the transaction codec.
 #pragma once
 
+#include "core/coins_view_members.h"
 #include "core/features.h"
 
 #if __has_include(<consensus/tx_check.h>)
@@ -30,10 +31,10 @@ concept CheckBlockApi = requires(const Block& block, State& state) {
   { state.GetRejectReason() } -> std::convertible_to<std::string>;
   { state.GetDebugMessage() } -> std::convertible_to<std::string>;
 };
-// ConnectBlock's spend check as core/tx_check.cpp runs it: a cache on the empty view, filled by AddCoin and
-// emptied by SpendCoin around Consensus::CheckTxInputs.
+// ConnectBlock's spend check as core/tx_check.cpp runs it: a cache on the tree's empty view, filled by AddCoin
+// and emptied by SpendCoin around Consensus::CheckTxInputs.
 template <class Tx, class Cache, class View = CCoinsView, class CoinT = Coin, class Outpoint = COutPoint>
-concept SpendCheckApi = Complete<Cache> &&
+concept SpendCheckApi = Complete<Cache> && core_adapter::members::kHasEmptyView<View> &&
     requires(const Tx& tx, TxValidationState& state, Cache& cache, View* base, const Outpoint& o, CoinT coin, int64_t& fee) {
       Cache(base, true);
       cache.HaveCoin(o);
@@ -57,7 +58,8 @@ concept SpendCheckApi = Complete<Cache> &&
     "bool) and CChainParams::Main()", "target:block_check_diff check:blocks",                                    \
     (CheckBlockApi<CBlock, BlockValidationState, CChainParams>))                                                 \
   X(check_tx_inputs, api, "", "bool Consensus::CheckTxInputs(tx, state, const CCoinsViewCache&, height, fee) "   \
-    "over a CCoinsViewCache on CCoinsView or CoinsViewEmpty", "check:spends-across-a-block's-transactions",      \
+    "over a CCoinsViewCache on the empty view (CoinsViewEmpty, or CCoinsView where it is not abstract)",         \
+    "check:spends-across-a-block's-transactions",                                                                \
     (SpendCheckApi<CTransaction, CCoinsViewCache>))                                                           \
   /* new rows go above this line */
 
