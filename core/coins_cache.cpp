@@ -447,16 +447,27 @@ const seam::FreshRules& Fresh() {
         const std::optional<uint8_t> kept = flags(spender, ScenarioOutpoint(1));
         r.spent_erased = !kept.has_value();
         r.kept_fresh = kept.value_or(0) & CacheEntry::kFresh;
+        // The same entry spent in a cache above it and written down.
+        CoinsViewCache holder(&base);
+        holder.AddCoin(ScenarioOutpoint(2), coin, /*possible_overwrite=*/false);
+        CoinsViewCache above(&holder);
+        if (!above.SpendCoin(ScenarioOutpoint(2))) throw std::logic_error("fresh: SpendCoin of a coin below returned false");
+        above.SetBestBlock(embedded::Hash256{});
+        above.Flush();
+        r.written_spent_erased = !flags(holder, ScenarioOutpoint(2)).has_value();
       }
-      SayForm("fresh", r.on_add && r.through_write && r.spent_erased
-                           ? "FRESH on an add without possible_overwrite and through a write, a spent FRESH entry erased"
-                           : (std::string("FRESH ") + (r.on_add ? "on an add without possible_overwrite" : "not on an add") +
-                              (r.through_write ? ", through a write" : ", not through a write") +
-                              (r.spent_erased ? ", a spent FRESH entry erased"
-                                              : r.kept_fresh ? ", a spent FRESH entry kept FRESH"
-                                                             : ", a spent FRESH entry kept DIRTY") +
-                              ": the model follows")
-                                 .c_str());
+      const bool first = r.on_add && r.through_write && r.spent_erased && r.written_spent_erased;
+      SayForm("fresh", first ? "FRESH on an add without possible_overwrite and through a write, a spent FRESH entry erased"
+                             : (std::string("FRESH ") + (r.on_add ? "on an add without possible_overwrite" : "not on an add") +
+                                (r.through_write ? ", through a write" : ", not through a write") +
+                                (r.spent_erased ? ", a spent FRESH entry erased"
+                                                : r.kept_fresh ? ", a spent FRESH entry kept FRESH"
+                                                               : ", a spent FRESH entry kept DIRTY") +
+                                (r.written_spent_erased == r.spent_erased ? ""
+                                 : r.written_spent_erased ? " (erased when a write spends it)"
+                                                          : " (kept when a write spends it)") +
+                                ": the model follows")
+                                   .c_str());
     }
     return r;
   }();

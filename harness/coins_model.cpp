@@ -40,8 +40,8 @@ void CheckedBaseView::BatchWrite(seam::CoinsCursor& cursor, const Hash256& best_
     HARNESS_CHECK(entry.IsDirty(), "the base received a non-DIRTY entry ", outpoint.ToString());
     HARNESS_CHECK(!(entry.IsFresh() && coins_.count(outpoint)), "the base received a FRESH entry for a coin it has: ",
                   outpoint.ToString());
-    HARNESS_CHECK(!(entry.IsFresh() && entry.coin.IsSpent()), "the base received a spent FRESH entry ",
-                  outpoint.ToString());
+    HARNESS_CHECK(!(entry.IsFresh() && entry.coin.IsSpent()) || seam::Fresh().kept_fresh,
+                  "the base received a spent FRESH entry ", outpoint.ToString());
     last_batch_.push_back(outpoint);
     if (entry.coin.IsSpent()) {
       coins_.erase(outpoint);
@@ -192,10 +192,11 @@ CoinsStackModel::Written CoinsStackModel::WriteDown(int level, bool wipe) {
       continue;
     }
     ModelEntry& pe = *parent.entries[k];
-    if (pe.fresh && !ce.coin) {
+    if (pe.fresh && !ce.coin && fresh_.written_spent_erased) {
       Erase(parent, k);
       continue;
     }
+    pe.fresh = pe.fresh && (ce.coin || fresh_.kept_fresh);
     pe.heap = moved ? ce.heap : HeapAfterAssign(pe.heap, ce.coin);
     pe.coin = ce.coin;
     MarkDirty(parent, k, pe);
