@@ -21,6 +21,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <typeinfo>
 
 #include "core/unavailable.h"
@@ -71,6 +72,21 @@ inline std::string TypeName(const std::exception& e) {
   const std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(typeid(e).name(), nullptr, nullptr, &status),
                                                     std::free);
   return status == 0 && name ? name.get() : typeid(e).name();
+}
+
+// The contract of the Core call a stack frame names (`function`, as the symbolizer prints it: qualified, with
+// its parameters), or nullptr where none is written down.
+inline const CallContract* FindContract(std::string_view function) {
+#define SUITE_CORE_CALL_FIND_(e, ...) CoreCall::e,
+  for (const CoreCall call : {SUITE_CORE_CALL_CONTRACTS(SUITE_CORE_CALL_FIND_)}) {
+    const CallContract& c = ContractOf(call);
+    const std::string_view name = c.call;
+    if (function.substr(0, name.size()) == name && (function.size() == name.size() || function[name.size()] == '(')) {
+      return &c;
+    }
+  }
+#undef SUITE_CORE_CALL_FIND_
+  return nullptr;
 }
 
 // f(), the Core call alone, with an exception that leaves it judged by `call`'s contract: one every caller

@@ -52,6 +52,10 @@
 #if __has_include(<primitives/block.h>)
 #include <primitives/block.h>
 #endif
+#if __has_include(<util/check.h>)
+#include <util/check.h>
+#endif
+#include <source_location>
 
 // Every Core class a question names, declared so that each question compiles whether or not the tree has
 // the class; complete only where Core defines it. (The tag must be Core's: clang warns on a mismatch.)
@@ -177,6 +181,11 @@ concept Vocabulary = Complete<Outpoint> && Complete<CoinT> && Complete<Tx> && Co
     SUITE_CORE_HAS(Obfuscation, (const C& o, std::span<std::byte> data),                                         \
                    C(std::declval<std::span<const std::byte, C::KEY_SIZE>>()); o(data, size_t{0});               \
                    { o.HexKey() } -> std::convertible_to<std::string>; bool{o}))                                 \
+  X(assertion_hook, api, "", "void assertion_fail(const std::source_location&, std::string_view) (util/check.h, " \
+    "Assert and Assume, observed at link time)", "check:the-report-of-a-failed-Core-assertion",                  \
+    ([]<class C = std::source_location>() {                                                                      \
+      return requires(const C& loc, std::string_view text) { assertion_fail(loc, text); };                       \
+    }()))                                                                                                         \
   /* new rows go above this line */
 
 namespace core_features {

@@ -41,6 +41,8 @@ using Later = typename LaterType<Dep, T>::type;
 }  // namespace core_adapter
 
 namespace core_adapter {
-// The table of what this tree lets the suite test, as configure printed it (core/CMakeLists.txt generates it).
+// The table of what this tree lets the suite test, as configure printed it, and the tree's folder (its real
+// path), which the failure report tells the tree's stack frames by (core/CMakeLists.txt generates both).
 extern const char* const kCoreTable;
+extern const char* const kCoreSourceDir;
 }  // namespace core_adapter

@@ -41,7 +41,7 @@ endif()
 if(NOT started STREQUAL "input a-seed;input c-seed;input e-seed")
   fail("the log names the inputs [${started}], expected the three seeds")
 endif()
-foreach(line IN ITEMS "replay:   2 x SUMMARY: AddressSanitizer: allocation-size-too-big"
+foreach(line IN ITEMS "replay:   2 x signature: ${TARGET}:-:AddressSanitizer:allocation-size-too-big"
                       "replay: smallest: ${inputs}/d-big (2097152 bytes); its report:"
                       "replay: the failing input is ${inputs}/d-big"
                       "replay: ${TARGET}: 2 of 5 inputs failed:")

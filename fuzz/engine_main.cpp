@@ -1,6 +1,7 @@
 // Entry points for libFuzzer and AFL++'s libFuzzer-compatible driver: both call the first two. With
 // -DSUITE_OP_MUTATOR=ON, also libFuzzer's custom mutator and cross-over (op_mutator.h), for targets with an
 // operation layout; AFL++'s driver never calls them.
+#include "failure_report.h"
 #include "fuzz.h"
 #include "op_mutator.h"
 
@@ -18,7 +19,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  harness::SetFailureInput(data, size);
   g_target(fuzz::Buffer(data, size));
+  harness::SetFailureInput(nullptr, 0);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "behaviour.h"
 #include "check.h"
 #include "child_run.h"
+#include "failure_report.h"
 #include "known_bugs.h"
 #include "seam/types.h"
 
@@ -142,6 +143,7 @@ TargetFn SelectTarget() {
     std::exit(2);
   }
   harness::SetCheckContext(name);
+  harness::InstallFailureReports();
   // A known bug's input runs on this very binary (harness/known_bugs.h), and the run names what the subject
   // lacks first (the table configure printed; the embedded subject lacks nothing).
   harness::SetTargetRunner(harness::SelfPath());

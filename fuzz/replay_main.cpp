@@ -40,6 +40,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "failure_report.h"
 #include "fuzz.h"
 #include "observe.h"
 #include "replay_loop.h"
@@ -185,7 +186,9 @@ int main(int argc, char** argv) {
     g_mallocs = 0;
     g_frees = 0;
     g_counting = counting;
+    harness::SetFailureInput(data.data(), data.size());
     target(fuzz::Buffer(data.data(), data.size()));
+    harness::SetFailureInput(nullptr, 0);
     g_counting = false;
     if (counting) {
       std::fprintf(stderr, "replay: allocations %.*s %llu %llu\n", static_cast<int>(base.size()), base.data(),

@@ -1,5 +1,7 @@
 #include "check.h"
 
+#include "failure_report.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -36,20 +38,33 @@ void SetFailureMode(FailureMode mode) { g_mode = mode; }
 
 void SetCheckContext(std::string_view name) { g_context = name; }
 
+std::string CheckContext() { return g_context.empty() ? "-" : g_context; }
+
+std::string TraceOpName() {
+  const std::string op = g_trace != nullptr ? g_trace->LastOpName() : "";
+  return op.empty() ? "-" : op;
+}
+
+void RenderTrace(std::ostream& out) {
+  if (g_trace == nullptr) {
+    out << "operation trace: none on this thread\n";
+    return;
+  }
+  out << "operation trace:\n";
+  g_trace->Render(out);
+}
+
 void Fail(const char* file, int line, const char* condition, const std::string& message) {
   const std::string_view path = RepositoryPath(file);
-  const std::string op = g_trace != nullptr ? g_trace->LastOpName() : "";
   std::ostringstream report;
-  report << "signature: " << (g_context.empty() ? "-" : g_context) << ":" << (op.empty() ? "-" : op) << ":" << path
-         << ":" << line << "\n";
+  report << "signature: " << CheckContext() << ":" << TraceOpName() << ":" << path << ":" << line << "\n";
   report << "HARNESS_CHECK failed at " << path << ":" << line << ": " << condition << "\n";
   if (!message.empty()) report << "  " << message << "\n";
-  if (g_trace != nullptr) {
-    report << "operation trace:\n";
-    g_trace->Render(report);
-  }
+  if (g_trace != nullptr) RenderTrace(report);
+  RenderInput(report);
   if (g_mode == FailureMode::kThrow) throw CheckFailure(report.str());
   std::cerr << report.str() << std::flush;
+  StopFailingTheDisk();
   std::abort();
 }
 

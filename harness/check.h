@@ -109,6 +109,13 @@ void SetCheckContext(std::string_view name);
 // `file`, a __FILE__, from the repository root (harness/check.h); `file` itself when it is not the suite's.
 std::string_view RepositoryPath(std::string_view file);
 
+// What every failure report prints (this file's and failure_report.h's): the <target> and <op> of the
+// signature line ("-" where unset or none), and the operation trace of this thread ("operation trace:" and
+// a line per step; a line saying there is none where no tester of this thread logs one).
+std::string CheckContext();
+std::string TraceOpName();
+void RenderTrace(std::ostream& out);
+
 [[noreturn]] void Fail(const char* file, int line, const char* condition, const std::string& message);
 
 template <typename... Args>

@@ -91,6 +91,12 @@ uint32_t Seen(Call call) {
   return s.seen[static_cast<int>(call)];
 }
 
+const char* StruckNow() {
+  State& s = Shared();
+  const std::lock_guard lock(s.mutex);
+  return s.armed && s.injected ? ToString(s.fault.call) : nullptr;
+}
+
 const char* ToString(Call call) {
   static constexpr const char* kNames[kCallCount] = {"fwrite", "fflush", "fclose", "fsync", "ftruncate"};
   return kNames[static_cast<int>(call)];

@@ -39,6 +39,9 @@ void Disarm();
 bool Injected();
 // Calls of `call` by the arming thread since Arm.
 uint32_t Seen(Call call);
+// While a fault is armed and has struck: its call's name ("fwrite", ...); else nullptr. What a failure report
+// says of the path a failure took (harness/failure_report.h).
+const char* StruckNow();
 const char* ToString(Call call);
 
 // Disarms on destruction: a scope that arms cannot leave the fault armed behind it, even by an exception.

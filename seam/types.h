@@ -12,7 +12,9 @@
 #include "src/serialize.h"
 #include "src/tx/transaction.h"
 
+#include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #if SUITE_SUBJECT_CORE
 #include "core/contracts.h"
@@ -73,5 +75,27 @@ inline const char* const& kSubjectTable = core_adapter::kCoreTable;
 #else
 inline constexpr bool kSubjectIsCore = false;
 inline constexpr const char* kSubjectTable = "embedded subject: every component tested";
+#endif
+
+// For the failure report (harness/failure_report.h): the subject's name, the folder of its sources (a stack
+// frame there is the subject's; nullptr: this repository's src/), and the contract of the subject call a
+// stack frame names: which failures its callers handle, and the caller that would miss another (nullptr:
+// none written down).
+struct CallersContract {
+  bool runtime_errors_handled;
+  const char* missed_by;
+};
+#if SUITE_SUBJECT_CORE
+inline constexpr const char* kSubjectName = "Bitcoin Core";
+inline const char* SubjectSourceDir() { return core_adapter::kCoreSourceDir; }
+inline std::optional<CallersContract> CallersOf(std::string_view function) {
+  const core_adapter::CallContract* c = core_adapter::FindContract(function);
+  if (c == nullptr) return std::nullopt;
+  return CallersContract{c->runtime_errors_handled, c->missed_by};
+}
+#else
+inline constexpr const char* kSubjectName = "the embedded subject";
+inline const char* SubjectSourceDir() { return nullptr; }
+inline std::optional<CallersContract> CallersOf(std::string_view) { return std::nullopt; }
 #endif
 }  // namespace seam

@@ -7,6 +7,7 @@
 
 #include "behaviour.h"
 #include "check.h"
+#include "failure_report.h"
 #include "known_bugs.h"
 #include "seam/types.h"
 
@@ -27,6 +28,7 @@ struct HarnessForUnitTests {
   HarnessForUnitTests() {
     harness::RunBehaviourScenarioIfAsked();  // a child asked about the subject's behaviour runs no test
     harness::SetFailureMode(harness::FailureMode::kThrow);
+    harness::InstallFailureReports();
     harness::SetCheckContext("unit");
     ut::framework::register_observer(observer);
     // A known Bitcoin Core bug's input runs on the build's fuzz binary (harness/known_bugs.h).
