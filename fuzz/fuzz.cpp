@@ -209,13 +209,12 @@ void HandleInfoFlags(int argc, char** argv) {
       std::exit(0);
     }
     if (const char* name = FlagValue(argv[i], "--known-bug")) {
-      harness::KnownBug bug;
-      if (!harness::FindKnownBug(name, bug)) {
+      if (!harness::IsKnownBug(name)) {
         std::fprintf(stderr, "fuzz: --known-bug: no known bug is named '%s' (harness/known_bugs.h)\n", name);
         std::exit(2);
       }
       harness::SetTargetRunner(harness::SelfPath());
-      std::printf("%s\n", harness::DescribeKnownBug(bug, harness::DecideKnownBug(bug)).c_str());
+      std::printf("%s\n%s", harness::DescribeKnownBug(name).c_str(), harness::KnownBugEvidence(name).c_str());
       std::exit(0);
     }
   }

@@ -41,9 +41,12 @@ def fuzz_crashes(review, fuzzing, binaries_base):
 
 
 def known_bug_changes(known):
-    """([known bugs present on the base and fixed on the head], [present on the head only])."""
-    fixed = [b for b, v in known["base"].items() if v == "present" and known["head"].get(b) == "fixed"]
-    brought = [b for b, v in known["head"].items() if v == "present" and known["base"].get(b) != "present"]
+    """([known bugs the head fixes, wholly or partly, as "<bug> (partly)"], [present on the head only])."""
+    present = ("present", "partly fixed")
+    fixed = [b if known["head"].get(b) == "fixed" else f"{b} (partly)" for b, v in known["base"].items()
+             if (v == "present" and known["head"].get(b) in ("fixed", "partly fixed"))
+             or (v == "partly fixed" and known["head"].get(b) == "fixed")]
+    brought = [b for b, v in known["head"].items() if v in present and known["base"].get(b) not in present]
     return fixed, brought
 
 

@@ -258,26 +258,34 @@ def check_target_names(names):
         die(f"unknown target(s): {', '.join(unknown)}; known targets: {', '.join(known)}")
 
 
-# A row of harness/known_bugs.h: X(kEnumerator, "name", "target", "input hex", "failure regex", ...).
-KNOWN_BUG_ROW = re.compile(r'X\(k[A-Za-z]+, "([a-z_]+)", "([a-z_]+)", "[0-9a-f]*",[\s\\]*"((?:[^"\\]|\\.)*)"')
+# A row of harness/known_bugs.h, one form of a bug:
+# X(kEnumerator, "bug", "form", "target", "input hex", "failure regex", ...).
+KNOWN_BUG_ROW = re.compile(r'X\(k[A-Za-z]+, "([a-z_]+)", "([a-z_]+)", "([a-z_]+)",[\s\\]*"[0-9a-f]*",[\s\\]*'
+                           r'"((?:[^"\\]|\\.)*)"')
 
 
 @dataclass
 class KnownBug:
-    name: str
+    name: str                 # the bug's
+    form: str
     target: str
-    failure: re.Pattern  # what its input's failure prints
+    failure: re.Pattern       # what the form's input's failure prints
 
 
 @functools.cache
 def known_bugs():
-    """The known Bitcoin Core bugs of harness/known_bugs.h, in its order."""
+    """The forms of the known Bitcoin Core bugs of harness/known_bugs.h, in its order."""
     text = (ROOT / "harness" / "known_bugs.h").read_text()
-    bugs = [KnownBug(m[1], m[2], re.compile(m[3].encode().decode("unicode_escape")))
-            for m in KNOWN_BUG_ROW.finditer(text)]
-    if len(bugs) != len(re.findall(r"^\s*X\(k", text, re.M)):
+    forms = [KnownBug(m[1], m[2], m[3], re.compile(m[4].encode().decode("unicode_escape")))
+             for m in KNOWN_BUG_ROW.finditer(text)]
+    if len(forms) != len(re.findall(r"^\s*X\(k", text, re.M)):
         die("harness/known_bugs.h: a row of HARNESS_KNOWN_BUGS is not in the form tools/suite.py reads")
-    return bugs
+    return forms
+
+
+def known_bug_names():
+    """The known bugs' names, each once, in harness/known_bugs.h's order."""
+    return list(dict.fromkeys(form.name for form in known_bugs()))
 
 
 def core_file_components():

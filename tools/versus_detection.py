@@ -115,9 +115,10 @@ def detection(builds, sides, tree, names, args, out, bugs_of, command, tree_name
         builds.all()
         for known in suite.known_bugs():
             if known.target in targets:
-                rows[f"known:{known.name}"] = measure(sides, [known.target], args, work / known.name, name,
-                                                      known.name, "a known Bitcoin Core bug, its check on",
-                                                      {"SUITE_CHECK_KNOWN_BUGS": "1"})
+                label = f"{known.name}.{known.form}"
+                rows[f"known:{label}"] = measure(sides, [known.target], args, work / label, name, label,
+                                                 "a form of a known Bitcoin Core bug, its checks on",
+                                                 {"SUITE_CHECK_KNOWN_BUGS": "1"})
         path.write_text(json.dumps(rows, indent=1) + "\n")
     report(out, rows, command, tree_name, args)
 

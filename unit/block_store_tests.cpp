@@ -143,7 +143,8 @@ BOOST_AUTO_TEST_CASE(failing_disk) {
     const harness::fault_file::Armed fault({harness::fault_file::Call::kClose, 2, harness::fault_file::Effect::kFail, ENOSPC, false});
     BOOST_TEST(s.store.WriteBlockUndo(harness::UndoPayload(50, 1), Store::Prev(1), pos, 1).IsNull());
   }
-  if (harness::KnownBugCheckRuns(harness::KnownBug::kWriterFailedFlush)) {
+  if (harness::KnownBugCheckRuns(harness::KnownBug::kWriterBlockTerminate) &&
+      harness::KnownBugCheckRuns(harness::KnownBug::kWriterPlaintext)) {
     const harness::fault_file::Armed fault({harness::fault_file::Call::kWrite, 1, harness::fault_file::Effect::kShort, ENOSPC, false});
     BOOST_TEST(s.store.WriteBlock(*harness::BlockPayload(5000, 3), 3).IsNull());
   }
