@@ -167,7 +167,7 @@ bool BlockStoreTester::ApplyWrite(const BlockStoreStep& step, bool undo, bool fa
     try {
       got = undo ? store_->WriteBlockUndo(r.payload, r.prev, r.block, r.height) : store_->WriteBlock(r.payload, r.height);
     } catch (const seam::ContractBreak& e) {
-      HARNESS_CHECK(false, "a failure the node's callers would not handle: ", e.what());
+      HARNESS_CHECK(false, "a finding against the tree: a failure the node's callers would not handle: ", e.what());
     }
   }
   const bool struck = failing && fault_file::Injected();

@@ -1,5 +1,6 @@
 """tools/review's report: report.md (the verdicts first, then each question's evidence), the one-screen
 summary.txt, and a plot per speed measurement. Returns the exit status the verdicts give."""
+import re
 import statistics
 import subprocess
 
@@ -17,6 +18,37 @@ def regression(tests):
     fixed = [n for n in names if not tests["base"].get(n, True) and tests["head"].get(n, True)]
     one_sided = [n for n in names if (n in tests["base"]) != (n in tests["head"])]
     return head_only, both, fixed, one_sided
+
+
+# A ctest status line ("12/53 Test #15: replay.block_store_sim ....***Failed  4.51 sec").
+STATUS_RE = re.compile(r"^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\**)(\w+)", re.M)
+# The verdict line of a failure report (harness/failure_report.h, core/contracts.h).
+VERDICT_RE = re.compile(r"^\s+(a finding against .*|a bug of the suite.*|a failure the node's callers would not handle.*)$",
+                        re.M)
+
+
+def findings(ctest_log):
+    """{failing test: [(signature, verdict, the Core call in flight, input)]} from a ctest log run with
+    --output-on-failure: each distinct failure report (harness/failure_report.h) of each failing test, its
+    verdict being whose failure it is and why ("" where the report is a plain check's)."""
+    out = {}
+    marks = list(STATUS_RE.finditer(ctest_log))
+    for i, m in enumerate(marks):
+        if m[3] == "Passed" or m[3] == "Skipped" or m[3] == "Not":
+            continue
+        text = ctest_log[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(ctest_log)]
+        seen = {}
+        for block in re.split(r"^(?=signature: )", text, flags=re.M)[1:]:
+            signature = block.splitlines()[0].removeprefix("signature: ").strip()
+            if signature in seen:
+                continue
+            verdict = VERDICT_RE.search(block)
+            call = re.search(r"^\s+(Bitcoin Core call in flight: .*)$", block, re.M)
+            data = re.search(r"^input: (.*)$", block, re.M)
+            seen[signature] = (signature, verdict[1] if verdict else "", call[1] if call else "",
+                               data[1] if data else "")
+        out[m[1]] = list(seen.values())
+    return out
 
 
 def strict_problems(unanswered, tests, skipped):
@@ -151,6 +183,16 @@ def write(review, r):
                + (", ".join(b for b, v in known["head"].items() if v == "present" and b not in bugs_brought)
                   if known else "unknown") + ".",
                f"- on one side only (the trees' features differ): {', '.join(one_sided) or 'none'}", ""]
+        head_log = out / "logs" / "head-ctest.log"
+        found = findings(head_log.read_text()) if head_log.is_file() else {}
+        reports = [(t, f) for t in head_only for f in found.get(t, [])]
+        if reports:
+            md += ["Each distinct failure of those failing on the head only, as its report judges it (whose failure "
+                   "it is, and why; the Core call the adapter was in; the input):", ""]
+            for test, (signature, verdict, call, data) in reports:
+                md += [f"- `{test}`: `{signature}`" + (f" — {verdict}" if verdict else ""),
+                       *([f"  {call}"] if call else []), *([f"  input: `{data}`"] if data else [])]
+            md += [""]
     else:
         md += unanswered_block(review, "regression")
 
