@@ -122,6 +122,10 @@ while(NOT base STREQUAL "/")
   get_filename_component(base "${base}" DIRECTORY)
 endwhile()
 set(core_ccache_env CCACHE_BASEDIR=${base} CCACHE_NOHASHDIR=1)
+# Core's debug information names its files relative to this checkout too (see CMakeLists.txt): the same
+# whichever clone compiled them, and resolvable by the failure report.
+file(RELATIVE_PATH base_from_source "${PROJECT_SOURCE_DIR}" "${base}")
+set(core_debug_map "-fdebug-prefix-map=${base}=./${base_from_source}")
 
 # Our warning flags are not Core's business; our compiler flags (optimization, coverage) are. Core's
 # Assume() is fatal, as in its own fuzz and debug builds: a contract Core states that way is checked too
@@ -133,8 +137,8 @@ ExternalProject_Add(bitcoin_core
   CMAKE_ARGS
     -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}
     -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
-    "-DCMAKE_C_FLAGS=${SUITE_CORE_C_FLAGS}"
-    "-DCMAKE_CXX_FLAGS=${SUITE_CORE_CXX_FLAGS}"
+    "-DCMAKE_C_FLAGS=${SUITE_CORE_C_FLAGS} ${core_debug_map}"
+    "-DCMAKE_CXX_FLAGS=${SUITE_CORE_CXX_FLAGS} ${core_debug_map}"
     -DCMAKE_BUILD_TYPE=RelWithDebInfo
     "-DSANITIZERS=${SUITE_CORE_SANITIZERS}"
     -DAPPEND_CPPFLAGS=-DABORT_ON_FAILED_ASSUME

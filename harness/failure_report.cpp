@@ -109,7 +109,9 @@ std::vector<Frame> Stack() {
       Frame frame;
       frame.function = fields[0];
       if (!fields[1].empty() && fields[1] != "<null>") {
-        frame.file = std::filesystem::path(fields[1]).lexically_normal().string();
+        // Debug information names files relative to the repository (CMakeLists.txt: -fdebug-prefix-map).
+        const std::filesystem::path file(fields[1]);
+        frame.file = (file.is_relative() ? SuiteDir() / file : file).lexically_normal().string();
         frame.owner = OwnerOf(frame.file);
       }
       frame.line = static_cast<unsigned>(std::strtoul(fields[2].c_str(), nullptr, 10));
