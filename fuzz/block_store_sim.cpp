@@ -23,10 +23,12 @@ HARNESS_NO_FUZZ_COVERAGE uint32_t ConsumeBlockSize(FuzzedDataProvider& fdp) {
   }
 }
 
-HARNESS_NO_FUZZ_COVERAGE harness::BlockStoreStep DecodeStep(FuzzedDataProvider& fdp) {
+HARNESS_NO_FUZZ_COVERAGE std::optional<harness::BlockStoreStep> DecodeStep(FuzzedDataProvider& fdp) {
   using harness::BlockStoreOp;
+  const auto op = fuzz::ConsumeOp<BlockStoreOp>(fdp);
+  if (!op) return std::nullopt;
   harness::BlockStoreStep s;
-  s.op = static_cast<BlockStoreOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kBlockStoreOpCount - 1));
+  s.op = *op;
   switch (s.op) {
     case BlockStoreOp::kBlock:
       s.size = ConsumeBlockSize(fdp);

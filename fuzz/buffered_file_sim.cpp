@@ -46,10 +46,12 @@ HARNESS_NO_FUZZ_COVERAGE harness::BufferedFileTester::Config DecodeConfig(Fuzzed
   return c;
 }
 
-HARNESS_NO_FUZZ_COVERAGE harness::BufferedFileStep DecodeStep(FuzzedDataProvider& fdp) {
+HARNESS_NO_FUZZ_COVERAGE std::optional<harness::BufferedFileStep> DecodeStep(FuzzedDataProvider& fdp) {
   using harness::BufferedFileOp;
+  const auto op = fuzz::ConsumeOp<BufferedFileOp>(fdp);
+  if (!op) return std::nullopt;
   harness::BufferedFileStep s;
-  s.op = static_cast<BufferedFileOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kBufferedFileOpCount - 1));
+  s.op = *op;
   switch (s.op) {
     case BufferedFileOp::kRead:
     case BufferedFileOp::kSkipTo:

@@ -27,8 +27,10 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStep 
   fuzz::Mark(layout, fdp);  // no header
   int n = 0;
   for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n) {
+    const auto op = fuzz::ConsumeOp<harness::CoinsOp>(fdp);
+    if (!op) break;
     harness::CoinsStep& step = steps[n];
-    step.op = static_cast<harness::CoinsOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kCoinsOpCount - 1));
+    step.op = *op;
     step.outpoint = fdp.ConsumeIntegral<uint8_t>();
     if (harness::CoinsStep::Reads(step.op, harness::CoinsStep::kCoin)) step.coin = fdp.ConsumeIntegral<uint8_t>();
     if (harness::CoinsStep::Reads(step.op, harness::CoinsStep::kBlock)) step.block = fdp.ConsumeIntegral<uint8_t>();

@@ -48,9 +48,11 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::CoinsStore
                                     fuzz::OpLayout* layout = nullptr) {
   int n = 0, flushes = 0, cut_flushes = 0, reopens = 0;
   for (; n < kMaxSteps && fdp.remaining_bytes() > 0; fuzz::Mark(layout, fdp)) {
+    const auto op = fuzz::ConsumeOp<harness::CoinsStoreOp>(fdp);
+    if (!op) break;
     harness::CoinsStoreStep& step = steps[n];
     step = harness::CoinsStoreStep{};
-    step.op = static_cast<harness::CoinsStoreOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kCoinsStoreOpCount - 1));
+    step.op = *op;
     using harness::CoinsStoreStep;
     if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kOutpoint)) step.outpoint = fdp.ConsumeIntegral<uint8_t>();
     if (CoinsStoreStep::Reads(step.op, CoinsStoreStep::kCoin)) step.coin = fdp.ConsumeIntegral<uint8_t>();

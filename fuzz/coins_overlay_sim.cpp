@@ -26,8 +26,10 @@ HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, std::vector<harnes
   using harness::OverlayTester;
   using Step = harness::OverlayStep;
   for (; steps.size() < kMaxSteps && fdp.remaining_bytes() > 0; fuzz::Mark(layout, fdp)) {
+    const auto op = fuzz::ConsumeOp<OverlayOp>(fdp);
+    if (!op) break;
     Step& step = steps.emplace_back();
-    step.op = static_cast<OverlayOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kOverlayOpCount - 1));
+    step.op = *op;
     if (Step::Reads(step.op, Step::kFunding | Step::kFlushOrSync | Step::kIndex | Step::kWriter)) {
       step.arg = fdp.ConsumeIntegral<uint8_t>();
     }

@@ -60,8 +60,10 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (
                                     fuzz::OpLayout* layout = nullptr) {
   int n = 0;
   for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n, fuzz::Mark(layout, fdp)) {
+    const auto op = fuzz::ConsumeOp<FileOp>(fdp);
+    if (!op) break;
     harness::FileStep& step = steps[n];
-    step.op = static_cast<FileOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kFileOpCount - 1));
+    step.op = *op;
     switch (step.op) {
       case FileOp::kWrite:
       case FileOp::kWriteConsume:

@@ -13,11 +13,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "no_fuzz_coverage.h"
 
 namespace fuzz {
 
@@ -39,11 +42,28 @@ template <typename Provider>
 void Mark(OpLayout* layout, Provider& provider) {
   if (layout != nullptr) layout->marks.push_back(provider.remaining_bytes());
 }
+// The next operation of the list `Op` (harness/op_list.h: HARNESS_OP_LIST): an op byte's low bits, the
+// list's fixed id table, with reserved ids skipped; nullopt when the input ends first. Every decoder reads
+// its op this way, so that a new operation changes only the inputs that used its id.
+template <typename Op, typename Provider>
+HARNESS_NO_FUZZ_COVERAGE std::optional<Op> ConsumeOp(Provider& provider) {
+  while (provider.remaining_bytes() > 0) {
+    const auto op = static_cast<Op>(provider.template ConsumeIntegral<uint8_t>() & (OpIdSpace(Op{}) - 1));
+    if (IsOp(op)) return op;
+  }
+  return std::nullopt;
+}
+
 // The operation loop of a target that decodes and applies one operation at a time: while bytes remain, up to
-// `max_ops` times, hands `visit` what `decode` reads, marking `layout` after each.
+// `max_ops` times, hands `visit` what `decode` reads (a step, or nullopt at the input's end), marking
+// `layout` after each.
 template <typename Provider, typename Decode, typename Visit>
 void ForEachOp(Provider& provider, int max_ops, Decode decode, Visit visit, OpLayout* layout = nullptr) {
-  for (int i = 0; i < max_ops && provider.remaining_bytes() > 0; ++i, Mark(layout, provider)) visit(decode(provider));
+  for (int i = 0; i < max_ops && provider.remaining_bytes() > 0; ++i, Mark(layout, provider)) {
+    const auto step = decode(provider);
+    if (!step) return;
+    visit(*step);
+  }
 }
 
 // Name → function, sorted by name. Registration happens before main, so this is read-only afterwards.

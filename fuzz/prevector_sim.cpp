@@ -19,8 +19,10 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::PrevectorS
                                     fuzz::OpLayout* layout = nullptr) {
   int n = 0;
   for (; n < kMaxSteps && fdp.remaining_bytes() > 0; ++n) {
+    const auto op = fuzz::ConsumeOp<harness::PrevectorOp>(fdp);
+    if (!op) break;
     harness::PrevectorStep& step = steps[n];
-    step.op = static_cast<harness::PrevectorOp>(fdp.ConsumeIntegralInRange<uint8_t>(0, harness::kPrevectorOpCount - 1));
+    step.op = *op;
     step.side = fdp.ConsumeBool();
     step.pos = fdp.ConsumeIntegral<uint8_t>();
     step.index = fdp.ConsumeIntegral<uint8_t>();

@@ -41,7 +41,7 @@ namespace harness {
   X(kFail, 3, "Fail")         /* a Block (`which` even) or Undo while the disk fails (`fault`); ends the input */       \
   /* new values go above this line, with the next id */
 
-HARNESS_OP_ENUM(BlockStoreOp, kBlockStoreOpCount, HARNESS_BLOCK_STORE_OPS)
+HARNESS_OP_LIST(BlockStoreOp, kBlockStoreOpCount, 8, HARNESS_BLOCK_STORE_OPS)
 
 struct BlockStoreStep {
   BlockStoreOp op{};

@@ -39,7 +39,7 @@ namespace harness {
   X(kEof, 5, "Eof")             /* Eof() */                                                                            \
   /* new values go above this line, with the next id */
 
-HARNESS_OP_ENUM(BufferedFileOp, kBufferedFileOpCount, HARNESS_BUFFERED_FILE_OPS)
+HARNESS_OP_LIST(BufferedFileOp, kBufferedFileOpCount, 8, HARNESS_BUFFERED_FILE_OPS)
 
 struct BufferedFileStep {
   BufferedFileOp op{};

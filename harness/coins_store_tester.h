@@ -78,7 +78,7 @@ namespace harness {
   X(kFailRead, 14, "FailRead", kOutpoint | kFault)       /* reopen, then GetCoin while a store read fails */           \
   /* new values go above this line, with the next id */
 
-HARNESS_OP_ENUM(CoinsStoreOp, kCoinsStoreOpCount, HARNESS_STORE_OPS)
+HARNESS_OP_LIST(CoinsStoreOp, kCoinsStoreOpCount, 32, HARNESS_STORE_OPS)
 
 struct CoinsStoreStep {
   // kBatch: a batch limit and two cut points; kLimit: only a batch limit; kFault: the fault byte.

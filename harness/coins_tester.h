@@ -82,7 +82,7 @@ namespace harness {
   X(kFailRead, 21, "FailRead", {kOutpoint | kCoin, &Api::error_catcher}) /* a read of outpoint fails in the base; coin picks the read */ \
   /* new values go above this line, with the next id */
 
-HARNESS_OP_ENUM(CoinsOp, kCoinsOpCount, HARNESS_COINS_OPS)
+HARNESS_OP_LIST(CoinsOp, kCoinsOpCount, 32, HARNESS_COINS_OPS)
 
 // An operation's column of HARNESS_COINS_OPS.
 struct CoinsOpSpec {

@@ -75,7 +75,7 @@ namespace harness {
   X(kFail, 20, "Fail")                                                                                                 \
   /* new values go above this line, with the next id */
 
-HARNESS_OP_ENUM(FileOp, kFileOpCount, HARNESS_FILE_OPS)
+HARNESS_OP_LIST(FileOp, kFileOpCount, 32, HARNESS_FILE_OPS)
 
 struct FileStep {
   FileOp op{};

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #define HARNESS_KNOWN_BUGS(X)                                                                                          \
-  X(kWriterPlaintext, "writer_failed_flush", "plaintext", "file_io_sim", "fb00f63dfee6f6033d", "it is the plaintext",  \
+  X(kWriterPlaintext, "writer_failed_flush", "plaintext", "file_io_sim", "fb00f63dfef4f6033d", "it is the plaintext",  \
     1, "docs/core-bugs.md#writer-failed-flush",                                                                        \
     "BufferedWriter keeps a buffer whose flush failed, obfuscated in place, and writes it again from its destructor: " \
     "the bytes reach the disk XORed twice, in plaintext")                                                              \

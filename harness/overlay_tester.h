@@ -68,7 +68,7 @@ namespace harness {
   X(kBaseReads, 17, "BaseReads", {0, &Api::backed_store_reads})                                                        \
   /* new values go above this line, with the next id */
 
-HARNESS_OP_ENUM(OverlayOp, kOverlayOpCount, HARNESS_OVERLAY_OPS)
+HARNESS_OP_LIST(OverlayOp, kOverlayOpCount, 32, HARNESS_OVERLAY_OPS)
 
 // One transaction of a block, as the input chooses it.
 struct TxShape {

@@ -61,7 +61,7 @@ namespace harness {
   X(kRangeConstruct, 25, "RangeConstruct", kIndex | kCount)                      /* side re-made from other's range */ \
   /* new values go above this line, with the next id */
 
-HARNESS_OP_ENUM(PrevectorOp, kPrevectorOpCount, HARNESS_PREVECTOR_OPS)
+HARNESS_OP_LIST(PrevectorOp, kPrevectorOpCount, 32, HARNESS_PREVECTOR_OPS)
 
 // One operation with its arguments as applied (positions already reduced to valid ones).
 struct PrevectorStep {
