@@ -1,5 +1,6 @@
-"""What the tools share: the repository root, the error exit, the flags every tool spells alike, the component
-manifest (seam/components.json), and what they read from libFuzzer and from the suite's fuzz binary.
+"""What the tools share: the repository root, the error exit and the step runner (one exit-status rule), the
+flags every tool spells alike, the component manifest (seam/components.json), and what they read from
+libFuzzer and from the suite's fuzz binary.
 
 A tool imports it with `sys.path.insert(0, <tools/>)` and `import suite`. Python 3 standard library only.
 """
@@ -29,6 +30,72 @@ def die(message, status=2):
 def say(message):
     """Prints "<tool>: message" on stdout, at once."""
     print(f"{TOOL}: {message}", flush=True)
+
+
+# ---- Running the steps of a tool: one helper, one exit-status rule.
+#
+# Every tool exits 0 when what it checks holds, 1 when it does not (a crash found, a gate missed, a review's
+# head failing), and 2 on a usage or set-up error: a bad argument, a missing tool, a failed configure or
+# build (STEP_FAILED below).
+
+EXIT_FAILED = 1      # the thing the tool checks failed
+EXIT_SETUP = 2       # usage or set-up, a failed build included
+
+
+class StepFailed(Exception):
+    """A step that failed, for a caller that goes on (e.g. tools/review answers its other sections)."""
+
+
+# The lines of a build's output that say what went wrong first (a compiler's or a linker's error).
+ERROR_LINE = re.compile(r"error[: ]|FAILED:|undefined reference|CMake Error", re.I)
+# A compiler's command line as Ninja echoes it for a failed step: long, and full of this machine's paths.
+COMMAND_LINE = re.compile(r"^\S*/(?:ccache|clang\+\+-\d+|clang-\d+|c\+\+|g\+\+) ")
+
+
+def first_error(output, lines=6):
+    """The first error line of a step's output and a few after it; else the output's last lines."""
+    text = [line for line in output.splitlines() if not COMMAND_LINE.match(line)]
+    at = next((i for i, line in enumerate(text) if ERROR_LINE.search(line)), max(0, len(text) - lines))
+    return "\n".join(line[:200] for line in text[at:at + lines])
+
+
+@dataclass
+class Done:
+    status: int
+    output: str  # standard output, and error output unless the step kept it apart (`stderr`)
+
+
+def step(cmd, what, *, log=None, env=None, cwd=None, capture=True, stdout=None, stderr=True,
+         on_failure="stop", status=EXIT_SETUP):
+    """Runs one step of a tool, `cmd`, which messages call `what`, and returns a Done.
+
+    Output: captured (`capture`), its standard and error output together unless `stderr` is False (then
+    the error output is shown, and only standard output is kept, for a caller that parses it); appended to
+    `log`, after a `$ <command>` line, when a log is named; not captured, it goes to the terminal, or the
+    standard output to `stdout` (an open file). A failure (a non-zero exit):
+      on_failure="stop": the output's tail is shown, then "<tool>: <what> failed" and exit `status`
+                         (EXIT_SETUP for configure, build and other set-up; EXIT_FAILED for a step whose
+                         failure is the answer);
+      on_failure="raise": StepFailed, with the output's first error lines and where the log is;
+      on_failure="return": the Done, for the caller to judge."""
+    cmd = [str(c) for c in cmd]
+    if capture:
+        proc = subprocess.run(cmd, cwd=cwd or ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT if stderr else None, text=True, errors="replace")
+    else:
+        proc = subprocess.run(cmd, cwd=cwd or ROOT, env=env, stdout=stdout)
+    done = Done(proc.returncode, proc.stdout or "")
+    if log:
+        Path(log).parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "a") as f:
+            f.write(f"$ {' '.join(cmd)}\n{done.output}\n")
+    if done.status == 0 or on_failure == "return":
+        return done
+    if on_failure == "raise":
+        where = f"; the whole output: {Path(log).parent.name}/{Path(log).name}" if log else ""
+        raise StepFailed(f"{what} failed (exit {done.status}){where}:\n{first_error(done.output)}")
+    sys.stderr.write(done.output[-6000:])
+    die(f"{what} failed: {' '.join(cmd)}", status)
 
 
 # ---- Flags: one spelling per idea. An old spelling stays accepted as a hidden alias of the same dest.
