@@ -189,8 +189,8 @@ def write(review, r):
         if reports:
             md += ["Each distinct failure of those failing on the head only, as its report judges it (whose failure "
                    "it is, and why; the Core call the adapter was in; the input):", ""]
-            for test, (signature, verdict, call, data) in reports:
-                md += [f"- `{test}`: `{signature}`" + (f" — {verdict}" if verdict else ""),
+            for test, (signature, judgement, call, data) in reports:
+                md += [f"- `{test}`: `{signature}`" + (f" — {judgement}" if judgement else ""),
                        *([f"  {call}"] if call else []), *([f"  input: `{data}`"] if data else [])]
             md += [""]
     else:
