@@ -73,12 +73,17 @@ def fuzz_crashes(review, fuzzing, binaries_base):
 
 
 def known_bug_changes(known):
-    """([known bugs the head fixes, wholly or partly, as "<bug> (partly)"], [present on the head only])."""
+    """([known bugs the head fixes, wholly or partly, as "<bug> (partly: still present: <forms>)"], [present on
+    the head only]). A verdict is "present", "partly fixed (still present: <forms>)", "fixed" or "not
+    applicable" (tools/review: known_bug_verdicts)."""
+    def state(side, bug):
+        return known[side].get(bug, "").split(" (", 1)[0]
     present = ("present", "partly fixed")
-    fixed = [b if known["head"].get(b) == "fixed" else f"{b} (partly)" for b, v in known["base"].items()
-             if (v == "present" and known["head"].get(b) in ("fixed", "partly fixed"))
-             or (v == "partly fixed" and known["head"].get(b) == "fixed")]
-    brought = [b for b, v in known["head"].items() if v in present and known["base"].get(b) not in present]
+    fixed = [b if state("head", b) == "fixed" else f"{b} (partly: {known['head'][b].split(' (', 1)[-1]}"
+             for b in known["base"]
+             if (state("base", b) == "present" and state("head", b) in ("fixed", "partly fixed"))
+             or (state("base", b) == "partly fixed" and state("head", b) == "fixed")]
+    brought = [b for b in known["head"] if state("head", b) in present and state("base", b) not in present]
     return fixed, brought
 
 
