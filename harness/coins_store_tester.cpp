@@ -89,7 +89,7 @@ CoinsStoreTester::CoinsStoreTester(const seam::Obfuscation::KeyBytes& key)
     : env_(leveldb::NewMemEnv(leveldb::Env::Default())), disk_(env_.get()), key_(key), model_(Hash256{}) {
   OpenStore(key_);
   model_.Push();
-  MarkDurable({}, std::nullopt);
+  crash_.Opened({}, std::nullopt);
   CheckStore(reference_, "a new store");
 }
 
@@ -132,12 +132,6 @@ void CoinsStoreTester::CloseStore() {
   cache_.reset();  // the views over the store first
   catcher_.reset();
   store_.reset();
-}
-
-void CoinsStoreTester::MarkDurable(KvMap state, std::optional<PendingFlush> pending) {
-  durable_ = std::move(state);
-  durable_pending_ = std::move(pending);
-  since_open_.clear();
 }
 
 void CoinsStoreTester::ResyncModel() {
@@ -215,7 +209,7 @@ bool CoinsStoreTester::Apply(CoinsStoreStep step) {
         if (IsZero(key_) && reference_.empty()) key_ = requested;
         model_.Pop();
         model_.Push();
-        MarkDurable(reference_, std::nullopt);
+        crash_.Opened(reference_, std::nullopt);
         HARNESS_CHECK(!store_->IsMidFlush(), "a store closed between flushes reopens mid-flush");
         if constexpr (!seam::kStoreChoosesKey) {
           // The key is the store's own choice: the one it reports from now on is the key of the records.
@@ -274,7 +268,7 @@ void CoinsStoreTester::ApplyFailRead(const CoinsStoreStep& step) {
   OpenStore(key_);
   model_.Pop();
   model_.Push();
-  MarkDurable(reference_, std::nullopt);
+  crash_.Opened(reference_, std::nullopt);
   callbacks_run_.clear();
   disk_.Arm(step.FaultKind(), step.FaultAt());
   bool seen = false;
@@ -383,7 +377,7 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     FlushUndo undo = plan.Apply(reference_);
     model_.WriteDown(0, wipe);
     const size_t written = ends.size();
-    since_open_.push_back({std::move(plan), std::move(entries), std::move(ends), 0, written, true, std::move(undo)});
+    crash_.Ran({std::move(plan), std::move(entries), std::move(ends), 0, written, true, std::move(undo)});
   } else {
     const KvMap before = reference_;
     // The process is gone: so is the cache. The store is reopened from what LevelDB persisted.
@@ -410,7 +404,7 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
         expected = std::move(state);
       }
       CheckStoreViews(when, Depth::kWhole);
-      MarkDurable(expected, PendingFlush{before, FlushRecord{plan, entries, ends, applied, 0, false, {}}});
+      crash_.Opened(expected, PendingStoreFlush{before, StoreFlush{plan, entries, ends, applied, 0, false, {}}});
     };
     check_cut("a cut flush", /*rerun=*/false);
     if (step.cut_again > 0 && step.cut_again <= ends.size()) {
@@ -424,13 +418,13 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
     FlushUndo undo = plan.Apply(reference_);
     model_.WriteDown(0, /*wipe=*/true);  // the re-run's cache flushed (and so emptied) itself
     const size_t written = ends.size();
-    since_open_.push_back({std::move(plan), std::move(entries), std::move(ends), applied, written, true, std::move(undo)});
+    crash_.Ran({std::move(plan), std::move(entries), std::move(ends), applied, written, true, std::move(undo)});
   }
   HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == best, "a completed flush records its best block");
   CheckStore(reference_, cut ? "after recovery" : "after a flush", cut ? Depth::kWhole : Depth::kRecords);
 }
 
-std::vector<CoinsStoreTester::DirtyEntry> CoinsStoreTester::DirtyEntries() const {
+std::vector<DirtyEntry> CoinsStoreTester::DirtyEntries() const {
   std::vector<DirtyEntry> entries;
   if constexpr (seam::kDirtyListVisible && seam::kEntriesVisible) {
     for (const OutPoint& o : cache_->DirtyOrder()) {
@@ -453,7 +447,7 @@ void CoinsStoreTester::ApplyFailFlush(const CoinsStoreStep& step) {
   if (best == Hash256{}) return;  // refused flushes are ApplyFlush's
   std::vector<DirtyEntry> entries = DirtyEntries();
   FlushPlan plan = Plan(best, own_order_ && order_known_ ? &entries : nullptr);
-  FlushRecord flush{std::move(plan), std::move(entries), {}, 0, 0, false, {}};
+  StoreFlush flush{std::move(plan), std::move(entries), {}, 0, 0, false, {}};
   flush.ends = flush.plan.PartialBatchEnds(step.batch_limit);
   store_->set_batch_size(step.batch_limit);
   store_->after_partial_write = [&](size_t) { ++flush.partial_written; };
@@ -477,7 +471,7 @@ void CoinsStoreTester::ApplyFailFlush(const CoinsStoreStep& step) {
     model_.WriteDown(0, /*wipe=*/true);
     flush.partial_written = flush.ends.size();
     flush.completed = true;
-    since_open_.push_back(std::move(flush));
+    crash_.Ran(std::move(flush));
     HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == best, "a completed flush records its best block");
     CheckStore(reference_, "after a flush the disk let through", Depth::kRecords);
     return;
@@ -506,7 +500,7 @@ void CoinsStoreTester::ApplyFailReopen(const CoinsStoreStep& step) {
   if (!disk_.injected()) {
     model_.Pop();
     model_.Push();
-    MarkDurable(reference_, std::nullopt);
+    crash_.Opened(reference_, std::nullopt);
     CheckStore(reference_, "after a reopen the disk let through");
     return;
   }
@@ -515,87 +509,29 @@ void CoinsStoreTester::ApplyFailReopen(const CoinsStoreStep& step) {
   Recover(std::nullopt, step.PowerLoss(), "a failed open");
 }
 
-void CoinsStoreTester::Recover(const std::optional<FlushRecord>& current, bool power_loss, const char* when) {
+void CoinsStoreTester::Recover(const std::optional<StoreFlush>& current, bool power_loss, const char* when) {
   if (power_loss) disk_.DropUnsyncedData();
   OpenStore(key_);
   const KvMap state = Plaintext();
-  // The legal states, each with the flush it leaves unfinished and the state before that flush: without a
-  // power loss only those the current flush can leave (it wrote its first partial_written batches, and the
-  // batch that failed may or may not have been applied: a write whose sync failed is in the log); after
-  // one, also any state since the database was last opened.
-  struct Legal {
-    KvMap state;
-    const FlushRecord* pending = nullptr;
-    const KvMap* before = nullptr;  // pending's
-  };
-  std::vector<Legal> legal;
-  // The state before each flush since the open: the last one left reference_, and each one's undo log takes
-  // the state after it back to the state before it, which the flush before it left.
-  std::vector<KvMap> befores(power_loss ? since_open_.size() : 0);
-  if (power_loss) {
-    KvMap walked = reference_;
-    for (size_t i = befores.size(); i-- > 0;) {
-      since_open_[i].plan.Revert(walked, since_open_[i].undo);
-      befores[i] = walked;
-    }
-    HARNESS_CHECK(walked == (durable_pending_ ? durable_pending_->before : durable_),
-                  "the store model's undo logs do not lead back to the state the store was opened in");
-    if (durable_pending_) {
-      legal.push_back({durable_, &durable_pending_->flush, &durable_pending_->before});
-    } else {
-      legal.push_back({durable_});
-    }
-    for (size_t i = 0; i < befores.size(); ++i) {
-      const FlushRecord& r = since_open_[i];
-      for (size_t b = 1; b <= r.partial_written && b <= r.ends.size(); ++b) legal.push_back({r.After(befores[i], b), &r, &befores[i]});
-      if (r.completed) legal.push_back({i + 1 < befores.size() ? befores[i + 1] : reference_});
-    }
-  }
-  if (current) {
-    for (size_t b = power_loss ? 0 : current->partial_written; b <= current->partial_written; ++b) {
-      const bool unfinished = b > 0 || current->floor > 0;
-      legal.push_back({current->After(reference_, b), unfinished ? &*current : nullptr, &reference_});
-    }
-    if (current->partial_written < current->ends.size()) {
-      legal.push_back({current->After(reference_, current->partial_written + 1), &*current, &reference_});
-    } else {
-      legal.push_back({current->plan.Complete(reference_)});
-    }
-  } else {
-    legal.push_back({reference_});
-  }
-  auto match = std::find_if(legal.begin(), legal.end(), [&](const Legal& l) { return l.state == state; });
-  if (match == legal.end() && own_order_) {
-    // Written in an order the plans may not follow: any legal mid-flush state of a flush the store may be in
-    // the middle of is one it can be in.
-    std::vector<Legal> unfinished;
-    if (durable_pending_) unfinished.push_back({state, &durable_pending_->flush, &durable_pending_->before});
-    for (size_t i = 0; i < befores.size(); ++i) unfinished.push_back({state, &since_open_[i], &befores[i]});
-    if (current) unfinished.push_back({state, &*current, &reference_});
-    for (const Legal& l : unfinished) {
-      if (l.pending->plan.IsLegalMidFlush(*l.before, state, /*any_order=*/true)) {
-        legal.push_back(l);
-        match = legal.end() - 1;
-        break;
-      }
-    }
-  }
-  if (match == legal.end()) {
+  StoreCrashModel::Outcome outcome = crash_.After(reference_, current, power_loss);
+  const StoreCrashModel::Legal* match = outcome.Find(state, own_order_);
+  if (match == nullptr) {
     HARNESS_CHECK(false, "after ", when, power_loss ? " and a power loss" : "", " the store is in no state it could ",
-                  "legally be in; against the last legal one:", Diff(state, legal.back().state));
+                  "legally be in; against the last legal one:", Diff(state, outcome.Last()));
+    return;
   }
   CheckStore(state, when);
-  if (const FlushRecord* pending = match->pending) {
+  if (const StoreFlush* pending = match->pending) {
     HARNESS_CHECK(store_->IsMidFlush() && (store_->GetHeadBlocks() == std::vector{pending->plan.new_tip, pending->plan.old_tip}),
                   "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
-    // Copied first: MarkDurable drops the flushes `pending` may be one of, and `before` may be reference_.
-    PendingFlush done{*match->before, FlushRecord{pending->plan, pending->entries, pending->ends, 0, 0, false, {}}};
-    MarkDurable(state, std::move(done));
-    const FlushRecord& rerun = durable_pending_->flush;
+    // Copied first: Opened drops the flushes `pending` may be one of, and `before` may be reference_.
+    PendingStoreFlush done{*match->before, StoreFlush{pending->plan, pending->entries, pending->ends, 0, 0, false, {}}};
+    crash_.Opened(state, std::move(done));
+    const StoreFlush& rerun = crash_.opened_pending()->flush;
     HARNESS_CHECK(Replay(rerun.entries, rerun.plan.new_tip, store_->batch_size(), 0), "the recovery's re-run was cut");
-    reference_ = durable_pending_->before;
+    reference_ = crash_.opened_pending()->before;
     FlushUndo undo = rerun.plan.Apply(reference_);
-    since_open_.push_back({rerun.plan, rerun.entries, rerun.ends, 0, 0, true, std::move(undo)});  // one batch
+    crash_.Ran({rerun.plan, rerun.entries, rerun.ends, 0, 0, true, std::move(undo)});  // one batch
     HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == rerun.plan.new_tip,
                   "the re-run after ", when, " records its best block");
     CheckStore(reference_, "after the recovery's re-run", Depth::kRecords);
@@ -603,7 +539,7 @@ void CoinsStoreTester::Recover(const std::optional<FlushRecord>& current, bool p
   } else {
     HARNESS_CHECK(!store_->IsMidFlush(), "after ", when, " the store is mid-flush in a state no flush left unfinished");
     reference_ = state;
-    MarkDurable(state, std::nullopt);
+    crash_.Opened(state, std::nullopt);
   }
   ResyncModel();
 }

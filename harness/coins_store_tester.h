@@ -55,6 +55,7 @@
 #include "seam/coins_store.h"
 #include "coins_store_model.h"
 #include "fault_env.h"
+#include "store_crash_model.h"
 
 namespace harness {
 
@@ -129,40 +130,10 @@ class CoinsStoreTester {
  private:
   // A flush interrupted by the crash hook.
   struct SimulatedCrash {};
-  // One of the cache's DIRTY entries, as a flush hands it to the store.
-  struct DirtyEntry {
-    OutPoint outpoint;
-    Coin coin;
-    uint8_t flags;
-  };
-  // A flush as the store saw it since the database was last opened: what may survive a power loss. It keeps
-  // no copy of the state before it: a completed one keeps what it overwrote (each flush since the open is
-  // then undone from the reference's state), and one the store is in the middle of is a PendingFlush.
-  struct FlushRecord {
-    FlushPlan plan;
-    std::vector<DirtyEntry> entries;  // to run it again
-    std::vector<size_t> ends;         // FlushPlan::PartialBatchEnds
-    size_t floor = 0;                 // writes already in the store when it began (a re-run's)
-    size_t partial_written = 0;       // partial batches it wrote
-    bool completed = false;
-    FlushUndo undo;                   // completed: what it overwrote
-    // The store after its first `batches` partial batches (0: as before it began), from `before`.
-    KvMap After(const KvMap& before, size_t batches) const {
-      return batches == 0 && floor == 0 ? before : plan.MidFlush(before, std::max(floor, batches ? ends[batches - 1] : 0));
-    }
-  };
-  // A flush the store was left in the middle of, and the state before it began.
-  struct PendingFlush {
-    KvMap before;
-    FlushRecord flush;
-  };
-
   // Opens the store asking for `key` if the database is new (all zero: no key), with the catcher and a new
   // cache over it.
   void OpenStore(const seam::Obfuscation::KeyBytes& key);
   void CloseStore();
-  // The contents are now durable (the database was opened); `pending`: the flush it is in the middle of.
-  void MarkDurable(KvMap state, std::optional<PendingFlush> pending);
   void ApplyFlush(const CoinsStoreStep& step);
   void ApplyFailFlush(const CoinsStoreStep& step);
   void ApplyFailReopen(const CoinsStoreStep& step);
@@ -172,7 +143,7 @@ class CoinsStoreTester {
   // (`power_loss`): reopens, finds the legal state the store is in (`current`: the flush that was under way,
   // if any, begun on reference_), completes a flush it is in the middle of, and makes the reference and the
   // model that state.
-  void Recover(const std::optional<FlushRecord>& current, bool power_loss, const char* when);
+  void Recover(const std::optional<StoreFlush>& current, bool power_loss, const char* when);
   // The model's store level (and an empty cache level) from reference_.
   void ResyncModel();
   // The dirty entries of the cache, in list order, and the plan of flushing them to `best`.
@@ -216,12 +187,9 @@ class CoinsStoreTester {
   std::unique_ptr<seam::CoinsViewErrorCatcher> catcher_;
   std::unique_ptr<seam::CoinsViewCache> cache_;
   std::vector<int> callbacks_run_;  // the catcher's callbacks, by number, in the order they ran
-  // The contents when the database was last opened and the flush it was then in the middle of; the
-  // flushes since, the last of which left reference_. A power loss may take the store back to any state in
-  // between.
-  KvMap durable_;
-  std::optional<PendingFlush> durable_pending_;
-  std::vector<FlushRecord> since_open_;
+  // What the store may hold after a stop: the state it was opened in and the flushes since, the last of
+  // which left reference_.
+  StoreCrashModel crash_;
   CoinsStackModel model_;  // level 0 is the cache; its base is the reference store's coins
   KvMap reference_;        // the reference store's plaintext contents (without the obfuscation key)
   // Outpoints any step has named: the final sweep reads only these (CheckStore compares everything else).
