@@ -118,14 +118,8 @@ seam::CoinsView* CoinsStoreTester::CacheParent() const {
 }
 
 bool CoinsStoreTester::Available(CoinsStoreOp op) {
-  switch (op) {
-    case CoinsStoreOp::kUncache: return seam::kCoinsApi.uncache;
-    case CoinsStoreOp::kEmplace:
-    case CoinsStoreOp::kLoadSnapshot: return seam::kCoinsApi.emplace;
-    // A failed read reaches the catcher only where it does not end the process first.
-    case CoinsStoreOp::kFailRead: return seam::kCoinsApi.error_catcher && !HasSecondForm(kReadErrorFatal);
-    default: return true;
-  }
+  // A failed read reaches the catcher only where it does not end the process first.
+  return CoinsStoreStep::Available(op) && !(op == CoinsStoreOp::kFailRead && HasSecondForm(kReadErrorFatal));
 }
 
 void CoinsStoreTester::CloseStore() {

@@ -51,6 +51,7 @@
 #include "op_list.h"
 #include "seam/coins_cache.h"
 #include "coins_model.h"
+#include "coins_op_spec.h"
 #include "seam/obfuscation.h"
 #include "seam/coins_store.h"
 #include "coins_store_model.h"
@@ -59,24 +60,25 @@
 
 namespace harness {
 
-// X(enumerator, id, name, args): args are the step fields the operation reads, printed by
-// CoinsStoreStep::ToString and the only ones the decoder reads for it (kKeyAsked is `block` read as a key).
+// X(enumerator, id, name, {args[, api]}): args are the step fields the operation reads, printed by
+// CoinsStoreStep::ToString and the only ones the decoder reads for it (kKeyAsked is `block` read as a key);
+// api, the seam::CoinsCacheApi member it needs (coins_op_spec.h).
 #define HARNESS_STORE_OPS(X)                                                                                           \
-  X(kGet, 0, "Get", kOutpoint)                           /* GetCoin through the cache (from the store) */              \
-  X(kAdd, 1, "Add", kOutpoint | kCoin)                   /* AddCoin(possible_overwrite = false) */                     \
-  X(kAddOverwrite, 2, "AddOverwrite", kOutpoint | kCoin) /* AddCoin(possible_overwrite = true) */                      \
-  X(kSpend, 3, "Spend", kOutpoint)                       /* SpendCoin */                                               \
-  X(kUncache, 4, "Uncache", kOutpoint)                   /* Uncache */                                                 \
-  X(kSetBestBlock, 5, "SetBestBlock", kBlock)            /* SetBestBlock on the cache */                               \
-  X(kFlush, 6, "Flush", kBatch)                          /* Flush with a batch limit, perhaps cut and recovered */     \
-  X(kSync, 7, "Sync", kBatch)                            /* Sync into the store, likewise */                           \
-  X(kReopen, 8, "Reopen", kKeyAsked)                     /* reopen the store, may ask for a key; the cache is lost */  \
-  X(kPeekStore, 9, "PeekStore", kOutpoint)               /* PeekCoin and HaveCoin on the store itself */               \
-  X(kEmplace, 10, "Emplace", kOutpoint | kCoin)          /* EmplaceCoinInternalDANGER (spendable coins only) */        \
-  X(kLoadSnapshot, 11, "LoadSnapshot", kOutpoint | kCoin) /* Emplace coins at 16 outpoints from outpoint on */         \
-  X(kFailFlush, 12, "FailFlush", kLimit | kFault)        /* Flush while the disk fails; recover */                     \
-  X(kFailReopen, 13, "FailReopen", kFault)               /* reopen while the disk fails; the cache is lost */          \
-  X(kFailRead, 14, "FailRead", kOutpoint | kFault)       /* reopen, then GetCoin while a store read fails */           \
+  X(kGet, 0, "Get", {kOutpoint})                             /* GetCoin through the cache (from the store) */          \
+  X(kAdd, 1, "Add", {kOutpoint | kCoin})                     /* AddCoin(possible_overwrite = false) */                 \
+  X(kAddOverwrite, 2, "AddOverwrite", {kOutpoint | kCoin})   /* AddCoin(possible_overwrite = true) */                  \
+  X(kSpend, 3, "Spend", {kOutpoint})                         /* SpendCoin */                                           \
+  X(kUncache, 4, "Uncache", {kOutpoint, &Api::uncache})      /* Uncache */                                             \
+  X(kSetBestBlock, 5, "SetBestBlock", {kBlock})              /* SetBestBlock on the cache */                           \
+  X(kFlush, 6, "Flush", {kBatch})                            /* Flush with a batch limit, perhaps cut and recovered */ \
+  X(kSync, 7, "Sync", {kBatch})                              /* Sync into the store, likewise */                       \
+  X(kReopen, 8, "Reopen", {kKeyAsked})                       /* reopen the store, may ask for a key; the cache is lost */ \
+  X(kPeekStore, 9, "PeekStore", {kOutpoint})                 /* PeekCoin and HaveCoin on the store itself */           \
+  X(kEmplace, 10, "Emplace", {kOutpoint | kCoin, &Api::emplace}) /* EmplaceCoinInternalDANGER (spendable coins only) */ \
+  X(kLoadSnapshot, 11, "LoadSnapshot", {kOutpoint | kCoin, &Api::emplace}) /* Emplace coins at 16 outpoints from outpoint on */ \
+  X(kFailFlush, 12, "FailFlush", {kLimit | kFault})          /* Flush while the disk fails; recover */                 \
+  X(kFailReopen, 13, "FailReopen", {kFault})                 /* reopen while the disk fails; the cache is lost */      \
+  X(kFailRead, 14, "FailRead", {kOutpoint | kFault, &Api::error_catcher}) /* reopen, then GetCoin while a store read fails */ \
   /* new values go above this line, with the next id */
 
 HARNESS_OP_LIST(CoinsStoreOp, kCoinsStoreOpCount, 32, HARNESS_STORE_OPS)
@@ -84,9 +86,10 @@ HARNESS_OP_LIST(CoinsStoreOp, kCoinsStoreOpCount, 32, HARNESS_STORE_OPS)
 struct CoinsStoreStep {
   // kBatch: a batch limit and two cut points; kLimit: only a batch limit; kFault: the fault byte.
   enum Arg : uint8_t { kOutpoint = 1, kCoin = 2, kBlock = 4, kKeyAsked = 8, kBatch = 16, kLimit = 32, kFault = 64 };
-  static constexpr uint8_t kArgs[] = HARNESS_OP_COLUMN(HARNESS_STORE_OPS);
-  // Whether `op` reads any of `args`.
-  static constexpr bool Reads(CoinsStoreOp op, uint8_t args) { return (OpColumn(kArgs, op) & args) != 0; }
+  using Api = seam::CoinsCacheApi;
+  static constexpr CoinsOpSpec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_STORE_OPS);
+  static constexpr bool Reads(CoinsStoreOp op, uint8_t args) { return SpecReads(kSpecs, op, args); }
+  static constexpr bool Available(CoinsStoreOp op) { return SpecAvailable(kSpecs, op); }
 
   CoinsStoreOp op{};
   uint8_t outpoint = 0;     // index into OutpointTable()

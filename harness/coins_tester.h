@@ -48,6 +48,7 @@
 
 #include "check.h"
 #include "coins_model.h"
+#include "coins_op_spec.h"
 #include "coins_tables.h"
 #include "op_list.h"
 #include "seam/coins_cache.h"
@@ -84,24 +85,12 @@ namespace harness {
 
 HARNESS_OP_LIST(CoinsOp, kCoinsOpCount, 32, HARNESS_COINS_OPS)
 
-// An operation's column of HARNESS_COINS_OPS.
-struct CoinsOpSpec {
-  uint8_t args = 0;
-  bool seam::CoinsCacheApi::*api = nullptr;
-};
-
 struct CoinsStep {
   enum Arg : uint8_t { kOutpoint = 1, kCoin = 2, kBlock = 4 };
   using Api = seam::CoinsCacheApi;
-  using Spec = CoinsOpSpec;
-  static constexpr Spec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_COINS_OPS);
-  // Whether `op` reads any of `args`.
-  static constexpr bool Reads(CoinsOp op, uint8_t args) { return (OpColumn(kSpecs, op).args & args) != 0; }
-  // Whether the subject has what `op` needs (seam::kCoinsApi): an operation it lacks is not applied.
-  static constexpr bool Available(CoinsOp op) {
-    const Spec spec = OpColumn(kSpecs, op);
-    return spec.api == nullptr || seam::kCoinsApi.*spec.api;
-  }
+  static constexpr CoinsOpSpec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_COINS_OPS);
+  static constexpr bool Reads(CoinsOp op, uint8_t args) { return SpecReads(kSpecs, op, args); }
+  static constexpr bool Available(CoinsOp op) { return SpecAvailable(kSpecs, op); }
 
   CoinsOp op{};
   uint8_t outpoint = 0;  // index into OutpointTable()

@@ -34,6 +34,7 @@
 
 #include "check.h"
 #include "coins_model.h"
+#include "coins_op_spec.h"
 #include "observe.h"
 #include "op_list.h"
 #include "seam/coins_cache.h"
@@ -83,12 +84,6 @@ struct TxShape {
   uint8_t coin = 0;     // CoinTable() index of the first output's coin; the next ones follow it
 };
 
-// An operation's column of HARNESS_OVERLAY_OPS: the step fields it reads, and what it needs of the subject.
-struct OverlayOpSpec {
-  uint8_t args = 0;
-  bool seam::CoinsCacheApi::*api = nullptr;
-};
-
 struct OverlayStep {
   // `arg` as a funding outpoint, flush (1) or sync (0), an index, or which overlay writes; `coin`;
   // `overwrite`; `txs`.
@@ -96,14 +91,9 @@ struct OverlayStep {
     kFunding = 1, kFlushOrSync = 2, kIndex = 4, kWriter = 8, kCoin = 16, kTxs = 32, kOverwrite = 64
   };
   using Api = seam::CoinsCacheApi;
-  static constexpr OverlayOpSpec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_OVERLAY_OPS);
-  // Whether `op` reads any of `args`.
-  static constexpr bool Reads(OverlayOp op, uint8_t args) { return (OpColumn(kSpecs, op).args & args) != 0; }
-  // Whether the subject has what `op` needs (seam::kCoinsApi): an operation it lacks is not applied.
-  static constexpr bool Available(OverlayOp op) {
-    const OverlayOpSpec spec = OpColumn(kSpecs, op);
-    return spec.api == nullptr || seam::kCoinsApi.*spec.api;
-  }
+  static constexpr CoinsOpSpec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_OVERLAY_OPS);
+  static constexpr bool Reads(OverlayOp op, uint8_t args) { return SpecReads(kSpecs, op, args); }
+  static constexpr bool Available(OverlayOp op) { return SpecAvailable(kSpecs, op); }
 
   OverlayOp op{};
   // kFund, kTipSpend: the funding outpoint (mod kFunding); kLookup, kPeek, kGet, kInCache, kUncache,
