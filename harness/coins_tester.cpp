@@ -109,152 +109,9 @@ bool CoinsTester::Apply(CoinsStep step) {
   step.outpoint %= kTableSize;
   const CoinsStackModel::Key k = step.outpoint;
   touched_ |= uint64_t{1} << k;
-  const OutPoint& o = OutpointTable()[k];
-  const Coin& coin = CoinTable()[step.coin % kTableSize];
-  seam::CoinsViewCache& cache = top();
-
-  switch (step.op) {
-    case CoinsOp::kGet: {
-      log_.Add(step);
-      const auto got = cache.GetCoin(o);
-      const auto want = model_.Get(t, k);
-      HARNESS_CHECK(!got || !got->IsSpent(), "GetCoin returned a spent coin");
-      HARNESS_CHECK(got == want, "GetCoin: subject ", Render(got), ", model ", Render(want));
-      break;
-    }
-    case CoinsOp::kHave: {
-      log_.Add(step);
-      const bool got = cache.HaveCoin(o);
-      const ModelEntry* e = model_.Fetch(t, k);
-      HARNESS_CHECK_EQ(got, e != nullptr && e->coin.has_value(), "HaveCoin");
-      break;
-    }
-    case CoinsOp::kHaveInCache: {
-      log_.Add(step);
-      const ModelEntry* e = model_.Find(t, k);
-      HARNESS_CHECK_EQ(cache.HaveCoinInCache(o), e != nullptr && e->coin.has_value(), "HaveCoinInCache");
-      break;
-    }
-    case CoinsOp::kAccess: {
-      log_.Add(step);
-      const Coin got = cache.AccessCoin(o);
-      const ModelEntry* e = model_.Fetch(t, k);
-      const Coin want = e != nullptr && e->coin ? *e->coin : Coin{};
-      HARNESS_CHECK(got == want, "AccessCoin: subject ", got.ToString(), ", model ", want.ToString());
-      break;
-    }
-    case CoinsOp::kAdd:
-    case CoinsOp::kAddOverwrite: {
-      const bool overwrite = step.op == CoinsOp::kAddOverwrite;
-      const ModelEntry* here = model_.Find(t, k);
-      // Misuse: the caller asserts no unspent coin exists, but one is visible below the top level. Issued
-      // only when a cache level holds that coin, whose BatchWrite then throws; a coin only the base holds is
-      // skipped (the base would silently take the FRESH entry, as Core's database does).
-      if (!overwrite && here == nullptr && model_.Peek(t, k) && !HeldBelow(t, k)) return false;
-      log_.Add(step);
-      const bool throws = model_.AddThrows(t, k, coin, overwrite);
-      bool threw = false;
-      try {
-        cache.AddCoin(o, coin, overwrite);
-      } catch (const std::logic_error&) {
-        threw = true;
-      }
-      HARNESS_CHECK_EQ(threw, throws, "AddCoin throws exactly when overwriting an unspent coin without possible_overwrite");
-      if (!throws) model_.Add(t, k, coin, overwrite);
-      break;
-    }
-    case CoinsOp::kSpend:
-    case CoinsOp::kSpendMoveOut: {
-      log_.Add(step);
-      const ModelEntry* e = model_.Fetch(t, k);
-      const Coin before = e != nullptr && e->coin ? *e->coin : Coin{};
-      Coin moved;
-      const bool got = cache.SpendCoin(o, step.op == CoinsOp::kSpendMoveOut ? &moved : nullptr);
-      const bool want = model_.Spend(t, k);
-      HARNESS_CHECK_EQ(got, want, "SpendCoin's return value");
-      if (step.op == CoinsOp::kSpendMoveOut && want) {
-        HARNESS_CHECK(moved == before, "moved-out coin: subject ", moved.ToString(), ", model ", before.ToString());
-      }
-      break;
-    }
-    case CoinsOp::kUncache:
-      log_.Add(step);
-      cache.Uncache(o);
-      model_.Uncache(t, k);
-      break;
-    case CoinsOp::kPush:
-      if (levels() == kMaxLevels) return false;
-      log_.Add(step);
-      caches_.push_back(std::make_unique<seam::CoinsViewCache>(&cache));
-      model_.Push();
-      break;
-    case CoinsOp::kPop:
-      if (levels() == 1) return false;
-      log_.Add(step);
-      caches_.pop_back();
-      model_.Pop();
-      break;
-    case CoinsOp::kFlush:
-    case CoinsOp::kSync: {
-      const bool keep_memory = step.op == CoinsOp::kFlush && step.KeepsMemory();
-      {
-        // The step's record names the choice where the subject has it.
-        std::optional<observe::ChangeScope> scope;
-        if (keep_memory) scope.emplace("flush_keeping_memory");
-        log_.Add(step);
-      }
-      ApplyWrite(step.op == CoinsOp::kFlush, keep_memory);
-      if (ended_) return true;
-      break;
-    }
-    case CoinsOp::kUsage:  // every level's usage, size and dirty count, checked below
-      log_.Add(step);
-      break;
-    case CoinsOp::kSetBestBlock:
-      log_.Add(step);
-      cache.SetBestBlock(BlockHash(step.block));
-      model_.SetBestBlock(t, BlockHash(step.block));
-      HARNESS_CHECK(cache.GetBestBlock() == BlockHash(step.block), "GetBestBlock after SetBestBlock");
-      break;
-    case CoinsOp::kPeek: {
-      log_.Add(step);
-      const auto got = cache.PeekCoin(o);
-      const auto want = model_.Peek(t, k);
-      HARNESS_CHECK(got == want, "PeekCoin: subject ", Render(got), ", model ", Render(want));
-      break;
-    }
-    case CoinsOp::kReset:
-      log_.Add(step);
-      cache.Reset();
-      model_.Reset(t);
-      CheckEmpty(cache, "a reset cache");
-      HARNESS_CHECK(cache.GetBestBlock() == model_.ReadBestBlock(t), "a reset cache reports its parent's best block");
-      break;
-    case CoinsOp::kAddCoins:
-      if (!AddCoinsApplies(step)) return false;
-      log_.Add(step);
-      ApplyAddCoins(step);
-      break;
-    case CoinsOp::kHaveInputs:
-      log_.Add(step);
-      ApplyHaveInputs(step);
-      break;
-    case CoinsOp::kAccessByTxid:
-      if (!ApplyAccessByTxid(step)) return false;
-      break;
-    case CoinsOp::kEmplace:
-      log_.Add(step);
-      cache.EmplaceCoinInternalDANGER(o, Coin(coin));
-      model_.Emplace(t, k, coin);
-      break;
-    case CoinsOp::kFailRead:
-      log_.Add(step);
-      ApplyFailRead(step);
-      if (ended_) return true;
-      break;
-    default:
-      return false;
-  }
+  const Ctx c{step, t, k, OutpointTable()[k], CoinTable()[step.coin % kTableSize], top()};
+  if (!Dispatch(c)) return false;
+  if (ended_) return true;  // a failed flush or read: nothing more to compare
   const bool wrote = step.op == CoinsOp::kFlush || step.op == CoinsOp::kSync;
   const bool dirtied = wrote || step.op == CoinsOp::kAdd || step.op == CoinsOp::kAddOverwrite ||
                        step.op == CoinsOp::kSpend || step.op == CoinsOp::kSpendMoveOut || step.op == CoinsOp::kReset ||
@@ -265,6 +122,186 @@ bool CoinsTester::Apply(CoinsStep step) {
     CheckLevel(l, k, changed);
   }
   if (dirtied) CheckDirtyOrder(levels() - 1);
+  return true;
+}
+
+bool CoinsTester::Dispatch(const Ctx& c) {
+  switch (c.step.op) {
+#define HARNESS_COINS_DISPATCH_(e, ...) \
+  case CoinsOp::e: return Do(On<CoinsOp::e>{}, c);
+    HARNESS_COINS_OPS(HARNESS_COINS_DISPATCH_)
+#undef HARNESS_COINS_DISPATCH_
+    default: return false;
+  }
+}
+
+bool CoinsTester::Do(On<CoinsOp::kGet>, const Ctx& c) {
+  log_.Add(c.step);
+  const auto got = c.cache.GetCoin(c.o);
+  const auto want = model_.Get(c.t, c.k);
+  HARNESS_CHECK(!got || !got->IsSpent(), "GetCoin returned a spent coin");
+  HARNESS_CHECK(got == want, "GetCoin: subject ", Render(got), ", model ", Render(want));
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kHave>, const Ctx& c) {
+  log_.Add(c.step);
+  const bool got = c.cache.HaveCoin(c.o);
+  const ModelEntry* e = model_.Fetch(c.t, c.k);
+  HARNESS_CHECK_EQ(got, e != nullptr && e->coin.has_value(), "HaveCoin");
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kHaveInCache>, const Ctx& c) {
+  log_.Add(c.step);
+  const ModelEntry* e = model_.Find(c.t, c.k);
+  seam::CoinsViewCache& cache = c.cache;  // the observation log labels the value by this expression
+  const OutPoint& o = c.o;
+  HARNESS_CHECK_EQ(cache.HaveCoinInCache(o), e != nullptr && e->coin.has_value(), "HaveCoinInCache");
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kAccess>, const Ctx& c) {
+  log_.Add(c.step);
+  const Coin got = c.cache.AccessCoin(c.o);
+  const ModelEntry* e = model_.Fetch(c.t, c.k);
+  const Coin want = e != nullptr && e->coin ? *e->coin : Coin{};
+  HARNESS_CHECK(got == want, "AccessCoin: subject ", got.ToString(), ", model ", want.ToString());
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kAdd>, const Ctx& c) { return DoAdd(c, /*overwrite=*/false); }
+bool CoinsTester::Do(On<CoinsOp::kAddOverwrite>, const Ctx& c) { return DoAdd(c, /*overwrite=*/true); }
+
+bool CoinsTester::DoAdd(const Ctx& c, bool overwrite) {
+  const ModelEntry* here = model_.Find(c.t, c.k);
+  // Misuse: the caller asserts no unspent coin exists, but one is visible below the top level. Issued only
+  // when a cache level holds that coin, whose BatchWrite then throws; a coin only the base holds is skipped
+  // (the base would silently take the FRESH entry, as Core's database does).
+  if (!overwrite && here == nullptr && model_.Peek(c.t, c.k) && !HeldBelow(c.t, c.k)) return false;
+  log_.Add(c.step);
+  const bool throws = model_.AddThrows(c.t, c.k, c.coin, overwrite);
+  bool threw = false;
+  try {
+    c.cache.AddCoin(c.o, c.coin, overwrite);
+  } catch (const std::logic_error&) {
+    threw = true;
+  }
+  HARNESS_CHECK_EQ(threw, throws, "AddCoin throws exactly when overwriting an unspent coin without possible_overwrite");
+  if (!throws) model_.Add(c.t, c.k, c.coin, overwrite);
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kSpend>, const Ctx& c) { return DoSpend(c, /*move_out=*/false); }
+bool CoinsTester::Do(On<CoinsOp::kSpendMoveOut>, const Ctx& c) { return DoSpend(c, /*move_out=*/true); }
+
+bool CoinsTester::DoSpend(const Ctx& c, bool move_out) {
+  log_.Add(c.step);
+  const ModelEntry* e = model_.Fetch(c.t, c.k);
+  const Coin before = e != nullptr && e->coin ? *e->coin : Coin{};
+  Coin moved;
+  const bool got = c.cache.SpendCoin(c.o, move_out ? &moved : nullptr);
+  const bool want = model_.Spend(c.t, c.k);
+  HARNESS_CHECK_EQ(got, want, "SpendCoin's return value");
+  if (move_out && want) {
+    HARNESS_CHECK(moved == before, "moved-out coin: subject ", moved.ToString(), ", model ", before.ToString());
+  }
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kUncache>, const Ctx& c) {
+  log_.Add(c.step);
+  c.cache.Uncache(c.o);
+  model_.Uncache(c.t, c.k);
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kPush>, const Ctx& c) {
+  if (levels() == kMaxLevels) return false;
+  log_.Add(c.step);
+  caches_.push_back(std::make_unique<seam::CoinsViewCache>(&c.cache));
+  model_.Push();
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kPop>, const Ctx& c) {
+  if (levels() == 1) return false;
+  log_.Add(c.step);
+  caches_.pop_back();
+  model_.Pop();
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kFlush>, const Ctx& c) { return DoWrite(c, /*wipe=*/true); }
+bool CoinsTester::Do(On<CoinsOp::kSync>, const Ctx& c) { return DoWrite(c, /*wipe=*/false); }
+
+bool CoinsTester::DoWrite(const Ctx& c, bool wipe) {
+  const bool keep_memory = wipe && c.step.KeepsMemory();
+  {
+    // The step's record names the choice where the subject has it.
+    std::optional<observe::ChangeScope> scope;
+    if (keep_memory) scope.emplace("flush_keeping_memory");
+    log_.Add(c.step);
+  }
+  ApplyWrite(wipe, keep_memory);
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kUsage>, const Ctx& c) {  // every level's usage, size and dirty count: Apply
+  log_.Add(c.step);
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kSetBestBlock>, const Ctx& c) {
+  log_.Add(c.step);
+  c.cache.SetBestBlock(BlockHash(c.step.block));
+  model_.SetBestBlock(c.t, BlockHash(c.step.block));
+  HARNESS_CHECK(c.cache.GetBestBlock() == BlockHash(c.step.block), "GetBestBlock after SetBestBlock");
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kPeek>, const Ctx& c) {
+  log_.Add(c.step);
+  const auto got = c.cache.PeekCoin(c.o);
+  const auto want = model_.Peek(c.t, c.k);
+  HARNESS_CHECK(got == want, "PeekCoin: subject ", Render(got), ", model ", Render(want));
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kReset>, const Ctx& c) {
+  log_.Add(c.step);
+  c.cache.Reset();
+  model_.Reset(c.t);
+  CheckEmpty(c.cache, "a reset cache");
+  HARNESS_CHECK(c.cache.GetBestBlock() == model_.ReadBestBlock(c.t), "a reset cache reports its parent's best block");
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kAddCoins>, const Ctx& c) {
+  if (!AddCoinsApplies(c.step)) return false;
+  log_.Add(c.step);
+  ApplyAddCoins(c.step);
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kHaveInputs>, const Ctx& c) {
+  log_.Add(c.step);
+  ApplyHaveInputs(c.step);
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kAccessByTxid>, const Ctx& c) { return ApplyAccessByTxid(c.step); }
+
+bool CoinsTester::Do(On<CoinsOp::kEmplace>, const Ctx& c) {
+  log_.Add(c.step);
+  c.cache.EmplaceCoinInternalDANGER(c.o, Coin(c.coin));
+  model_.Emplace(c.t, c.k, c.coin);
+  return true;
+}
+
+bool CoinsTester::Do(On<CoinsOp::kFailRead>, const Ctx& c) {
+  log_.Add(c.step);
+  ApplyFailRead(c.step);
   return true;
 }
 

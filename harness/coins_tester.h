@@ -44,6 +44,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "check.h"
@@ -142,6 +143,30 @@ class CoinsTester {
   HARNESS_NO_FUZZ_COVERAGE void CheckDirtyOrder(int level) const;
   // CheckEntry for every touched outpoint at `level`.
   HARNESS_NO_FUZZ_COVERAGE void CheckTouched(int level) const;
+  // One step, as Apply hands it on: the step, the top level, the table outpoint and coin it names, the top
+  // cache.
+  struct Ctx {
+    const CoinsStep& step;
+    int t;
+    CoinsStackModel::Key k;
+    const OutPoint& o;
+    const Coin& coin;
+    seam::CoinsViewCache& cache;
+  };
+  template <CoinsOp op>
+  using On = std::integral_constant<CoinsOp, op>;
+  // Calls the operation's Do, generated from HARNESS_COINS_OPS; false for a value outside the list.
+  bool Dispatch(const Ctx& c);
+  // Each operation of HARNESS_COINS_OPS, applied to the top cache and the model, its result checked (the
+  // levels are checked after it, in Apply); false, and nothing changed, when it does not apply.
+#define HARNESS_COINS_DO_(e, ...) bool Do(On<CoinsOp::e>, const Ctx& c);
+  HARNESS_COINS_OPS(HARNESS_COINS_DO_)
+#undef HARNESS_COINS_DO_
+  // What pairs of operations share: AddCoin with and without possible_overwrite, SpendCoin with and without
+  // a moveout coin, a flush and a sync.
+  bool DoAdd(const Ctx& c, bool overwrite);
+  bool DoSpend(const Ctx& c, bool move_out);
+  bool DoWrite(const Ctx& c, bool wipe);
   void ApplyWrite(bool wipe, bool keep_memory);
   // A level's size: the subject's where it shows it (seam::kCoinsApi.sizes), else the model's.
   size_t SizeOf(int level) const;
