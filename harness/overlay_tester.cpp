@@ -271,170 +271,199 @@ void OverlayTester::EndBlock(bool fetching_writes) {
 bool OverlayTester::Apply(const OverlayStep& step) {
   if (!OverlayStep::Available(step.op)) return false;
   switch (step.op) {
-    case OverlayOp::kFund: {
-      if (block_) return false;
-      const Key k = *KeyOf(FundingOutpoints()[step.arg % kFunding]);
-      const Coin& coin = CoinTable()[step.coin % kTableSize];
-      // Misuse the base cannot detect (it takes a FRESH entry for a coin it has silently), as in CoinsTester.
-      if (!step.overwrite && model_.Find(0, k) == nullptr && model_.Peek(0, k)) return false;
-      log_.Add(step);
-      const bool throws = model_.AddThrows(0, k, coin, step.overwrite);
-      bool threw = false;
-      try {
-        tip_.AddCoin(OutpointOf(k), coin, step.overwrite);
-      } catch (const std::logic_error&) {
-        threw = true;
-      }
-      HARNESS_CHECK_EQ(threw, throws, "the tip's AddCoin throws exactly when it overwrites an unspent coin");
-      if (!throws) model_.Add(0, k, coin, step.overwrite);
-      CheckTip(/*every_key=*/false);
-      CheckEntry(tip_, model_, 0, k, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
-      return true;
-    }
-    case OverlayOp::kTipSpend: {
-      if (block_) return false;
-      log_.Add(step);
-      const Key k = *KeyOf(FundingOutpoints()[step.arg % kFunding]);
-      HARNESS_CHECK_EQ(tip_.SpendCoin(OutpointOf(k)), model_.Spend(0, k), "the tip's SpendCoin");
-      CheckEntry(tip_, model_, 0, k, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
-      CheckTip(/*every_key=*/false);
-      return true;
-    }
-    case OverlayOp::kTipWrite: {
-      if (block_) return false;
-      log_.Add(step);
-      const bool wipe = step.arg & 1;
-      const ExpectedWrite expected = ExpectWrite(model_, 0);
-      wipe ? tip_.Flush() : tip_.Sync();
-      CheckWrite(tip_, expected, 0, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
-      const CoinsStackModel::Written written = model_.WriteDown(0, wipe);
-      HARNESS_CHECK(!written.misapplied, "a FRESH entry reached the base");
-      HARNESS_CHECK(base_.GetBestBlock() == model_.BestBlock(-1), "the base's best block");
-      CheckTip(/*every_key=*/true);
-      return true;
-    }
-    case OverlayOp::kBlock: {
-      if (block_ || blocks_ == 255) return false;
-      if (!BuildBlock(step.txs)) return false;
-      log_.Add(step);
-      ++blocks_;
-      const seam::HashedBlock block(block_->block);
-      fetching_.StartFetching(block);
-      serial_.StartFetching(block);
-      CheckOverlays(std::nullopt, /*deep=*/false);
-      return true;
-    }
-    case OverlayOp::kConnect:
-      if (!block_ || block_->invalid || block_->next == block_->block.vtx.size()) return false;
-      log_.Add(step);
-      block_->invalid = !ConnectNext();
-      CheckOverlays(std::nullopt, /*deep=*/true);
-      return true;
-    case OverlayOp::kLookAhead: {
-      if (!block_) return false;
-      std::vector<OutPoint> later;
-      for (size_t i = std::max<size_t>(block_->next, 1); i < block_->block.vtx.size(); ++i) {
-        for (const TxIn& in : block_->block.vtx[i].vin) later.push_back(in.prevout);
-      }
-      if (later.empty()) return false;
-      log_.Add(step);
-      const OutPoint& o = later[step.arg % later.size()];
-      const Key k = *KeyOf(o);
+#define HARNESS_OVERLAY_DISPATCH_(e, ...) \
+  case OverlayOp::e: return Do(On<OverlayOp::e>{}, step);
+    HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_DISPATCH_)
+#undef HARNESS_OVERLAY_DISPATCH_
+    default: return false;
+  }
+}
+
+bool OverlayTester::Do(On<OverlayOp::kFund>, const OverlayStep& step) {
+  if (block_) return false;
+  const Key k = *KeyOf(FundingOutpoints()[step.arg % kFunding]);
+  const Coin& coin = CoinTable()[step.coin % kTableSize];
+  // Misuse the base cannot detect (it takes a FRESH entry for a coin it has silently), as in CoinsTester.
+  if (!step.overwrite && model_.Find(0, k) == nullptr && model_.Peek(0, k)) return false;
+  log_.Add(step);
+  const bool throws = model_.AddThrows(0, k, coin, step.overwrite);
+  bool threw = false;
+  try {
+    tip_.AddCoin(OutpointOf(k), coin, step.overwrite);
+  } catch (const std::logic_error&) {
+    threw = true;
+  }
+  HARNESS_CHECK_EQ(threw, throws, "the tip's AddCoin throws exactly when it overwrites an unspent coin");
+  if (!throws) model_.Add(0, k, coin, step.overwrite);
+  CheckTip(/*every_key=*/false);
+  CheckEntry(tip_, model_, 0, k, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kTipSpend>, const OverlayStep& step) {
+  if (block_) return false;
+  log_.Add(step);
+  const Key k = *KeyOf(FundingOutpoints()[step.arg % kFunding]);
+  HARNESS_CHECK_EQ(tip_.SpendCoin(OutpointOf(k)), model_.Spend(0, k), "the tip's SpendCoin");
+  CheckEntry(tip_, model_, 0, k, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
+  CheckTip(/*every_key=*/false);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kTipWrite>, const OverlayStep& step) {
+  if (block_) return false;
+  log_.Add(step);
+  const bool wipe = step.arg & 1;
+  const ExpectedWrite expected = ExpectWrite(model_, 0);
+  wipe ? tip_.Flush() : tip_.Sync();
+  CheckWrite(tip_, expected, 0, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
+  const CoinsStackModel::Written written = model_.WriteDown(0, wipe);
+  HARNESS_CHECK(!written.misapplied, "a FRESH entry reached the base");
+  HARNESS_CHECK(base_.GetBestBlock() == model_.BestBlock(-1), "the base's best block");
+  CheckTip(/*every_key=*/true);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kBlock>, const OverlayStep& step) {
+  if (block_ || blocks_ == 255) return false;
+  if (!BuildBlock(step.txs)) return false;
+  log_.Add(step);
+  ++blocks_;
+  const seam::HashedBlock block(block_->block);
+  fetching_.StartFetching(block);
+  serial_.StartFetching(block);
+  CheckOverlays(std::nullopt, /*deep=*/false);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kConnect>, const OverlayStep& step) {
+  if (!block_ || block_->invalid || block_->next == block_->block.vtx.size()) return false;
+  log_.Add(step);
+  block_->invalid = !ConnectNext();
+  CheckOverlays(std::nullopt, /*deep=*/true);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kLookAhead>, const OverlayStep& step) {
+  if (!block_) return false;
+  std::vector<OutPoint> later;
+  for (size_t i = std::max<size_t>(block_->next, 1); i < block_->block.vtx.size(); ++i) {
+    for (const TxIn& in : block_->block.vtx[i].vin) later.push_back(in.prevout);
+  }
+  if (later.empty()) return false;
+  log_.Add(step);
+  const OutPoint& o = later[step.arg % later.size()];
+  const Key k = *KeyOf(o);
+  const ModelEntry* e = Fetch(k);
+  const Coin want = e != nullptr && e->coin ? *e->coin : Coin{};
+  for (seam::CoinsViewOverlay* ov : Overlays()) {
+    const Coin got = ov->AccessCoin(o);
+    HARNESS_CHECK(got == want, "AccessCoin of ", o.ToString(), " out of block order: subject ", got.ToString(),
+                  ", model ", want.ToString());
+  }
+  CheckOverlays(k, /*deep=*/false);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kLookup>, const OverlayStep& step) {
+  log_.Add(step);
+  const Key k = static_cast<Key>(step.arg % outpoints_.size());
+  const OutPoint& o = OutpointOf(k);
+  const ModelEntry* e = Fetch(k);
+  const bool want = e != nullptr && e->coin.has_value();
+  for (seam::CoinsViewOverlay* ov : Overlays()) {
+    HARNESS_CHECK_EQ(ov->HaveCoin(o), want, "HaveCoin of ", o.ToString(), " (", Name(ov), ")");
+  }
+  CheckOverlays(k, /*deep=*/false);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kPeek>, const OverlayStep& step) {
+  log_.Add(step);
+  const Key k = static_cast<Key>(step.arg % outpoints_.size());
+  const OutPoint& o = OutpointOf(k);
+  const std::optional<Coin> want = model_.Peek(1, k);
+  for (const seam::CoinsViewOverlay* ov : Overlays()) {
+    const std::optional<Coin> got = ov->PeekCoin(o);
+    HARNESS_CHECK(got == want, "PeekCoin of ", o.ToString(), ": subject ", Render(got), ", model ", Render(want));
+  }
+  CheckOverlays(k, /*deep=*/false);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kBip30>, const OverlayStep& step) {
+  if (!block_ || block_->next > 0) return false;
+  log_.Add(step);
+  for (size_t i = 0; i < block_->block.vtx.size() && !block_->invalid; ++i) {
+    for (uint32_t n = 0; n < block_->block.vtx[i].vout.size(); ++n) {
+      const Key k = *KeyOf(OutPoint{block_->txids[i], n});
       const ModelEntry* e = Fetch(k);
-      const Coin want = e != nullptr && e->coin ? *e->coin : Coin{};
+      const bool want = e != nullptr && e->coin.has_value();
       for (seam::CoinsViewOverlay* ov : Overlays()) {
-        const Coin got = ov->AccessCoin(o);
-        HARNESS_CHECK(got == want, "AccessCoin of ", o.ToString(), " out of block order: subject ", got.ToString(),
-                      ", model ", want.ToString());
+        HARNESS_CHECK_EQ(ov->HaveCoin(OutpointOf(k)), want, "HaveCoin of output ", OutpointOf(k).ToString());
       }
-      CheckOverlays(k, /*deep=*/false);
-      return true;
-    }
-    case OverlayOp::kLookup:
-    case OverlayOp::kPeek: {
-      log_.Add(step);
-      const Key k = static_cast<Key>(step.arg % outpoints_.size());
-      const OutPoint& o = OutpointOf(k);
-      if (step.op == OverlayOp::kPeek) {
-        const std::optional<Coin> want = model_.Peek(1, k);
-        for (const seam::CoinsViewOverlay* ov : Overlays()) {
-          const std::optional<Coin> got = ov->PeekCoin(o);
-          HARNESS_CHECK(got == want, "PeekCoin of ", o.ToString(), ": subject ", Render(got), ", model ", Render(want));
-        }
-      } else {
-        const ModelEntry* e = Fetch(k);
-        const bool want = e != nullptr && e->coin.has_value();
-        for (seam::CoinsViewOverlay* ov : Overlays()) {
-          HARNESS_CHECK_EQ(ov->HaveCoin(o), want, "HaveCoin of ", o.ToString(), " (", Name(ov), ")");
-        }
-      }
-      CheckOverlays(k, /*deep=*/false);
-      return true;
-    }
-    case OverlayOp::kBip30: {
-      if (!block_ || block_->next > 0) return false;
-      log_.Add(step);
-      for (size_t i = 0; i < block_->block.vtx.size() && !block_->invalid; ++i) {
-        for (uint32_t n = 0; n < block_->block.vtx[i].vout.size(); ++n) {
-          const Key k = *KeyOf(OutPoint{block_->txids[i], n});
-          const ModelEntry* e = Fetch(k);
-          const bool want = e != nullptr && e->coin.has_value();
-          for (seam::CoinsViewOverlay* ov : Overlays()) {
-            HARNESS_CHECK_EQ(ov->HaveCoin(OutpointOf(k)), want, "HaveCoin of output ", OutpointOf(k).ToString());
-          }
-          if (want) block_->invalid = true;  // bad-txns-BIP30
-        }
-      }
-      CheckOverlays(std::nullopt, /*deep=*/true);
-      return true;
-    }
-    case OverlayOp::kEnd:
-      if (!block_) return false;
-      log_.Add(step);
-      EndBlock(step.arg & 1);
-      return true;
-    case OverlayOp::kAbandon:
-      log_.Add(step);
-      ResetOverlays();
-      return true;
-    case OverlayOp::kSync: {
-      if (!block_) return false;
-      if (!KnownBugCheckRuns(KnownBug::kOverlaySyncRaces)) return false;
-      log_.Add(step);
-      const ExpectedWrite expected = ExpectWrite(model_, 1);
-      fetching_.Sync();
-      CheckWrite(fetching_, expected, 1, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
-      const CoinsStackModel::Written written = model_.WriteDown(1, /*wipe=*/false);
-      HARNESS_CHECK(!written.misapplied, "the model met a FRESH entry over an unspent coin: txids repeat");
-      block_->synced = true;
-      CheckOverlays(std::nullopt, /*deep=*/true);
-      CheckTip(/*every_key=*/true);
-      return true;
-    }
-    case OverlayOp::kGet:
-    case OverlayOp::kInCache:
-    case OverlayOp::kUncache:
-    case OverlayOp::kEmplace:
-      log_.Add(step);
-      ApplyToNamed(step);
-      return true;
-    case OverlayOp::kHaveInputs:
-      if (!block_) return false;
-      log_.Add(step);
-      ApplyHaveInputs(block_->block.vtx[step.arg % block_->block.vtx.size()]);
-      return true;
-    case OverlayOp::kBaseReads: {
-      log_.Add(step);
-      const std::vector<Hash256> heads = base_.GetHeadBlocks();
-      const size_t estimate = base_.EstimateSize();
-      for (const seam::CoinsViewOverlay* ov : Overlays()) {
-        HARNESS_CHECK(ov->GetHeadBlocks() == heads, "GetHeadBlocks through the ", Name(ov), " and the tip");
-        HARNESS_CHECK_EQ(ov->EstimateSize(), estimate, "EstimateSize through the ", Name(ov), " and the tip");
-      }
-      return true;
+      if (want) block_->invalid = true;  // bad-txns-BIP30
     }
   }
-  return false;
+  CheckOverlays(std::nullopt, /*deep=*/true);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kEnd>, const OverlayStep& step) {
+  if (!block_) return false;
+  log_.Add(step);
+  EndBlock(step.arg & 1);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kAbandon>, const OverlayStep& step) {
+  log_.Add(step);
+  ResetOverlays();
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kSync>, const OverlayStep& step) {
+  if (!block_) return false;
+  if (!KnownBugCheckRuns(KnownBug::kOverlaySyncRaces)) return false;
+  log_.Add(step);
+  const ExpectedWrite expected = ExpectWrite(model_, 1);
+  fetching_.Sync();
+  CheckWrite(fetching_, expected, 1, [this](Key key) -> const OutPoint& { return OutpointOf(key); });
+  const CoinsStackModel::Written written = model_.WriteDown(1, /*wipe=*/false);
+  HARNESS_CHECK(!written.misapplied, "the model met a FRESH entry over an unspent coin: txids repeat");
+  block_->synced = true;
+  CheckOverlays(std::nullopt, /*deep=*/true);
+  CheckTip(/*every_key=*/true);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kGet>, const OverlayStep& step) { return DoNamed(step); }
+bool OverlayTester::Do(On<OverlayOp::kInCache>, const OverlayStep& step) { return DoNamed(step); }
+bool OverlayTester::Do(On<OverlayOp::kUncache>, const OverlayStep& step) { return DoNamed(step); }
+bool OverlayTester::Do(On<OverlayOp::kEmplace>, const OverlayStep& step) { return DoNamed(step); }
+
+bool OverlayTester::DoNamed(const OverlayStep& step) {
+  log_.Add(step);
+  ApplyToNamed(step);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kHaveInputs>, const OverlayStep& step) {
+  if (!block_) return false;
+  log_.Add(step);
+  ApplyHaveInputs(block_->block.vtx[step.arg % block_->block.vtx.size()]);
+  return true;
+}
+
+bool OverlayTester::Do(On<OverlayOp::kBaseReads>, const OverlayStep& step) {
+  log_.Add(step);
+  const std::vector<Hash256> heads = base_.GetHeadBlocks();
+  const size_t estimate = base_.EstimateSize();
+  for (const seam::CoinsViewOverlay* ov : Overlays()) {
+    HARNESS_CHECK(ov->GetHeadBlocks() == heads, "GetHeadBlocks through the ", Name(ov), " and the tip");
+    HARNESS_CHECK_EQ(ov->EstimateSize(), estimate, "EstimateSize through the ", Name(ov), " and the tip");
+  }
+  return true;
 }
 
 void OverlayTester::ApplyToNamed(const OverlayStep& step) {

@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "check.h"
@@ -158,6 +159,14 @@ class OverlayTester {
   // The model's fetch at the overlay level, advancing the queue as a cache miss does.
   const ModelEntry* Fetch(Key k);
   // kGet, kInCache, kUncache, kEmplace on the outpoint `step` names, on the overlays and the model.
+  template <OverlayOp op>
+  using On = std::integral_constant<OverlayOp, op>;
+  // Each operation of HARNESS_OVERLAY_OPS, applied to both overlays (or the tip) and the model, and checked;
+  // false, and nothing changed, when it does not apply now. Apply's switch is generated from the list.
+#define HARNESS_OVERLAY_DO_(e, ...) bool Do(On<OverlayOp::e>, const OverlayStep& step);
+  HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_DO_)
+#undef HARNESS_OVERLAY_DO_
+  bool DoNamed(const OverlayStep& step);  // logs the step, then ApplyToNamed
   void ApplyToNamed(const OverlayStep& step);
   void ApplyHaveInputs(const embedded::Transaction& tx);
   // ConnectBlock's work for the next transaction; false if one of its inputs is missing or spent.
