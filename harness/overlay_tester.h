@@ -158,7 +158,6 @@ class OverlayTester {
   bool Consumed() const { return !block_ || !block_->fetches_ahead || block_->taken == block_->queue.size(); }
   // The model's fetch at the overlay level, advancing the queue as a cache miss does.
   const ModelEntry* Fetch(Key k);
-  // kGet, kInCache, kUncache, kEmplace on the outpoint `step` names, on the overlays and the model.
   template <OverlayOp op>
   using On = std::integral_constant<OverlayOp, op>;
   // Each operation of HARNESS_OVERLAY_OPS, applied to both overlays (or the tip) and the model, and checked;
@@ -167,6 +166,7 @@ class OverlayTester {
   HARNESS_OVERLAY_OPS(HARNESS_OVERLAY_DO_)
 #undef HARNESS_OVERLAY_DO_
   bool DoNamed(const OverlayStep& step);  // logs the step, then ApplyToNamed
+  // kGet, kInCache, kUncache, kEmplace on the outpoint `step` names, on the overlays and the model.
   void ApplyToNamed(const OverlayStep& step);
   void ApplyHaveInputs(const embedded::Transaction& tx);
   // ConnectBlock's work for the next transaction; false if one of its inputs is missing or spent.
