@@ -37,7 +37,8 @@
 // kStoreCutsFlushes, kStoreChoosesKey), the operations and checks that need what it lacks are left out, and
 // the cache's entries and writes are checked in the forms it shows (coins_checks.h).
 //
-// Operations: HARNESS_STORE_OPS (stable IDs; new ones go at the end).
+// Operations: HARNESS_STORE_OPS (stable IDs; new ones go at the end). Which states a stop may leave:
+// StoreCrashModel (store_crash_model.h); the checks of the store: coins_store_tester_checks.cpp.
 #pragma once
 
 #include <array>
@@ -182,6 +183,13 @@ class CoinsStoreTester {
   HARNESS_NO_FUZZ_COVERAGE void CheckCache(CoinsStackModel::Key touched) const;
   // The head blocks through every view; with kWhole the size estimate too, and its bound.
   HARNESS_NO_FUZZ_COVERAGE void CheckStoreViews(const char* when, Depth depth) const;
+
+  // Where the database lives in the in-memory Env; bytes of a key or value shown in a failure.
+  static constexpr char kPath[] = "/coins";
+  static constexpr size_t kShownBytes = 48;
+  // The first few keys on which two states differ, for a readable failure.
+  static std::string Diff(const KvMap& got, const KvMap& want);
+  static bool IsZero(const seam::Obfuscation::KeyBytes& key);
 
   std::unique_ptr<leveldb::Env> env_;
   FaultEnv disk_;  // over env_: what the store opens its database on
