@@ -36,19 +36,22 @@ def findings(ctest_log):
     for i, m in enumerate(marks):
         if m[3] == "Passed" or m[3] == "Skipped" or m[3] == "Not":
             continue
-        text = ctest_log[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(ctest_log)]
-        seen = {}
-        for block in re.split(r"^(?=signature: )", text, flags=re.M)[1:]:
-            signature = block.splitlines()[0].removeprefix("signature: ").strip()
-            if signature in seen:
-                continue
-            verdict = VERDICT_RE.search(block)
-            call = re.search(r"^\s+(Bitcoin Core call in flight: .*)$", block, re.M)
-            data = re.search(r"^input: (.*)$", block, re.M)
-            seen[signature] = (signature, verdict[1] if verdict else "", call[1] if call else "",
-                               data[1] if data else "")
-        out[m[1]] = list(seen.values())
+        out[m[1]] = reports(ctest_log[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(ctest_log)])
     return out
+
+
+def reports(text):
+    """[(signature, verdict, the Core call in flight, input)]: each distinct failure report in `text`."""
+    seen = {}
+    for block in re.split(r"^(?=signature: )", text, flags=re.M)[1:]:
+        signature = block.splitlines()[0].removeprefix("signature: ").strip()
+        if signature in seen:
+            continue
+        verdict = VERDICT_RE.search(block)
+        call = re.search(r"^\s+(Bitcoin Core call in flight: .*)$", block, re.M)
+        data = re.search(r"^input: (.*)$", block, re.M)
+        seen[signature] = (signature, verdict[1] if verdict else "", call[1] if call else "", data[1] if data else "")
+    return list(seen.values())
 
 
 def strict_problems(unanswered, tests, skipped):
@@ -70,6 +73,11 @@ def fuzz_crashes(review, fuzzing, binaries_base):
             logs = review_observe.observe(binaries_base, t, [crash], review.out / "observe" / "crash-base")
             out.append((t, crash, any(r.startswith("crash: ") for r in logs[crash.name])))
     return out
+
+
+def known_partly(known):
+    """The known bugs partly fixed on the head: some of their forms still present there."""
+    return [b for b, v in known["head"].items() if v.startswith("partly fixed")] if known else []
 
 
 def known_bug_changes(known):
@@ -190,11 +198,14 @@ def write(review, r):
                f"- on one side only (the trees' features differ): {', '.join(one_sided) or 'none'}", ""]
         head_log = out / "logs" / "head-ctest.log"
         found = findings(head_log.read_text()) if head_log.is_file() else {}
-        reports = [(t, f) for t in head_only for f in found.get(t, [])]
-        if reports:
-            md += ["Each distinct failure of those failing on the head only, as its report judges it (whose failure "
-                   "it is, and why; the Core call the adapter was in; the input):", ""]
-            for test, (signature, judgement, call, data) in reports:
+        judged = [(t, f) for t in head_only for f in found.get(t, [])]
+        # The forms of a known bug the head fixes only partly: each still present form's report on the head.
+        judged += [(f"known bug {b}", f) for b in known_partly(known) for f in r.get("known_reports", {}).get(b, [])]
+        if judged:
+            md += ["Each distinct failure of those failing on the head only, and of the forms of a known bug the head "
+                   "leaves, as its report judges it (whose failure it is, and why; the Core call the adapter was in; "
+                   "the input):", ""]
+            for test, (signature, judgement, call, data) in judged:
                 md += [f"- `{test}`: `{signature}`" + (f" — {judgement}" if judgement else ""),
                        *([f"  {call}"] if call else []), *([f"  input: `{data}`"] if data else [])]
             md += [""]
