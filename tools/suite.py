@@ -36,7 +36,10 @@ def say(message):
 #
 # Every tool exits 0 when what it checks holds, 1 when it does not (a crash found, a gate missed, a review's
 # head failing), and 2 on a usage or set-up error: a bad argument, a missing tool, a failed configure or
-# build (STEP_FAILED below).
+# build (EXIT_SETUP).
+
+# Folders that builds, campaigns, reviews and CI write into a checkout: none of them is the repository's.
+GENERATED_DIRS = {"build", "fuzz-out", "review-out", "versus-out", "bench-out", ".git"}
 
 EXIT_FAILED = 1      # the thing the tool checks failed
 EXIT_SETUP = 2       # usage or set-up, a failed build included
