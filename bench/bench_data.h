@@ -42,9 +42,9 @@ void ForEachNewCoin(harness::Rng& rng, size_t n, Visit visit) {
     const auto outputs = static_cast<uint32_t>(rng.Range(2, 3));
     for (uint32_t i = 0; i < outputs && made < n; ++i, ++made) {
       const std::vector<uint8_t> script = RandomScriptBytes(rng, DrawScriptSize(rng));
-      visit(OutPoint{txid, i}, Coin(static_cast<int64_t>(rng.Range(546, 1'000'000)),
-                                    Script(script.begin(), script.end()),
-                                    static_cast<uint32_t>(rng.Range(1, 900'000)), false));
+      visit(OutPoint{txid, i},
+            Coin(static_cast<int64_t>(rng.Range(546, 1'000'000)), Script(script.begin(), script.end()),
+                 static_cast<uint32_t>(rng.Range(1, 900'000)), false));
     }
   }
 }

@@ -48,7 +48,10 @@ SyntheticChain::NextBlock SyntheticChain::Next() {
   block.vtx.push_back(std::move(coinbase));
   for (size_t t = 0; height_ > 1 && t < txs_ && !unspent_.empty(); ++t) {
     const unsigned kind = static_cast<unsigned>(rng_.Below(100));
-    const size_t want = kind < 60 ? 1 : kind < 90 ? rng_.Range(2, 3) : kind < 99 ? rng_.Range(4, 20) : rng_.Range(21, 200);
+    const size_t want = kind < 60   ? 1
+                        : kind < 90 ? rng_.Range(2, 3)
+                        : kind < 99 ? rng_.Range(4, 20)
+                                    : rng_.Range(21, 200);
     block.vtx.push_back(Spend(std::min(want, unspent_.size())));
     next.inputs += block.vtx.back().vin.size();
   }

@@ -125,9 +125,9 @@ void Time(double& seconds, const std::function<void()>& work) {
 
 // One function per phase, never inlined, with a name callgrind can find: tools/review counts the
 // instructions of each phase as the inclusive cost of its function (bench_chain_phase_*).
-#define BENCH_CHAIN_PHASE(name) \
+#define BENCH_CHAIN_PHASE(name)                                                                                    \
   extern "C" [[gnu::noinline]] void bench_chain_phase_##name(double& seconds, const std::function<void()>& work) { \
-    Time(seconds, work);                                                                                          \
+    Time(seconds, work);                                                                                           \
   }
 BENCH_CHAIN_PHASE(connect)
 BENCH_CHAIN_PHASE(flush)
@@ -216,9 +216,9 @@ void RunOnce(const Config& c, unsigned run) {
   bench_chain_phase_final_flush(t.final_flush, [&] { cache.Flush(); });
   const double total = t.connect + t.flush + t.write + t.read + t.final_flush;
   std::printf("%u,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%zu,%zu,%zu,%zu,%.1f,%d\n", run,
-              c.blocks, c.txs, c.dbcache_mib, c.dbbatch_mib, c.sync_every, c.workers, inputs, outputs, t.connect, t.flush, t.write, t.read, t.final_flush, total, flushes, syncs, block_bytes,
-              undo_bytes, bench::DirectoryBytes(store_options.path), bench::StatusKiB("VmHWM") / 1024.0,
-              reset ? 1 : 0);
+              c.blocks, c.txs, c.dbcache_mib, c.dbbatch_mib, c.sync_every, c.workers, inputs, outputs, t.connect,
+              t.flush, t.write, t.read, t.final_flush, total, flushes, syncs, block_bytes, undo_bytes,
+              bench::DirectoryBytes(store_options.path), bench::StatusKiB("VmHWM") / 1024.0, reset ? 1 : 0);
 }
 
 }  // namespace
@@ -226,8 +226,9 @@ void RunOnce(const Config& c, unsigned run) {
 int main(int argc, char** argv) {
   const Config c = Parse(argc, argv);
   std::filesystem::create_directories(c.dir);
-  std::printf("run,blocks,txs,dbcache_mib,dbbatch_mib,sync_every,workers,inputs,outputs,connect_s,flush_s,write_s,read_s,final_flush_s,total_s,flushes,syncs,"
-              "block_bytes,undo_bytes,chainstate_bytes,peak_rss_mib,peak_reset\n");
+  std::printf(
+      "run,blocks,txs,dbcache_mib,dbbatch_mib,sync_every,workers,inputs,outputs,connect_s,flush_s,write_s,read_s,final_flush_s,total_s,flushes,syncs,"
+      "block_bytes,undo_bytes,chainstate_bytes,peak_rss_mib,peak_reset\n");
   for (unsigned run = 1; run <= c.runs; ++run) {
     const std::string what = "bench_chain: run " + std::to_string(run);
     if (!bench::RunInChild(what, [&] { RunOnce(c, run); })) {

@@ -1,6 +1,6 @@
 // bench_flush: the time and peak memory of flushing a coins cache into a coins store on a real on-disk
-// LevelDB, for a list of batch limits (-dbbatchsize), on the build's subject (seam/). Not a Google Benchmark: each run is one multi-second
-// flush into a fresh database, made in a child process so that its peak memory is its own.
+// LevelDB, for a list of batch limits (-dbbatchsize), on the build's subject (seam/). Not a Google Benchmark: each run
+// is one multi-second flush into a fresh database, made in a child process so that its peak memory is its own.
 //
 // Per run: a fresh store directory; a cache of `coins` new coins (2 to 3 per txid, scripts from
 // bench::kScriptMix, obfuscation on); peak-RSS reset (/proc/self/clear_refs); the timed Flush(); then
@@ -101,8 +101,8 @@ void RunOnce(const Config& c, size_t batch_mib, unsigned run) {
   cache.Flush();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const size_t peak = bench::StatusKiB("VmHWM");
-  std::printf("%zu,%u,%zu,%.3f,%zu,%.1f,%.1f,%d\n", batch_mib, run, c.coins, seconds, partial,
-              rss_before / 1024.0, peak / 1024.0, reset ? 1 : 0);
+  std::printf("%zu,%u,%zu,%.3f,%zu,%.1f,%.1f,%d\n", batch_mib, run, c.coins, seconds, partial, rss_before / 1024.0,
+              peak / 1024.0, reset ? 1 : 0);
   std::fflush(stdout);
 }
 

@@ -32,11 +32,12 @@ constexpr std::array<char, sizeof kPrefix + A + B> Line(const char (&component)[
 #endif
 
 #define SUITE_CORE_PROBE_LINE(name, need, since, what, off, answer) \
-  [[gnu::used]] constexpr auto probe_##name = Line(kComponent, #name "|" #need "|" since "|" what "|" off "|", core_features::name);
+  [[gnu::used]] constexpr auto probe_##name =                       \
+      Line(kComponent, #name "|" #need "|" since "|" what "|" off "|", core_features::name);
 #define SUITE_CORE_PROBE_UNIT(component, LIST) \
   namespace probe_##component {                \
-  constexpr char kComponent[] = #component;    \
-  LIST(SUITE_CORE_PROBE_LINE)                  \
+    constexpr char kComponent[] = #component;  \
+    LIST(SUITE_CORE_PROBE_LINE)                \
   }
 #if defined(SUITE_CORE_PROBE_UNITS) && !SUITE_CORE_PROBE_ACCESS
 SUITE_CORE_PROBE_UNITS(SUITE_CORE_PROBE_UNIT)
@@ -61,8 +62,8 @@ namespace {
       Line(kComponent, #name "|" #need "|" since "|" what "|" off "|", SUITE_CORE_PROBE_ACCESS);
 #define SUITE_CORE_PROBE_ACCESS_UNIT(component, LIST) \
   namespace access_##component {                      \
-  constexpr char kComponent[] = #component;           \
-  LIST(SUITE_CORE_PROBE_ACCESS_LINE)                  \
+    constexpr char kComponent[] = #component;         \
+    LIST(SUITE_CORE_PROBE_ACCESS_LINE)                \
   }
 SUITE_CORE_PROBE_ACCESS_UNITS(SUITE_CORE_PROBE_ACCESS_UNIT)
 }  // namespace

@@ -88,7 +88,8 @@ class Scratch {
   Scratch() {
     const std::filesystem::path tmp = std::filesystem::temp_directory_path();
     RemoveOrphanedScratch(tmp);
-    std::string pattern = (tmp / ("core_block_files." + std::to_string(getpid()) + "." + std::string(6, 'X'))).string();  // mkdtemp fills the X's in
+    std::string pattern = (tmp / ("core_block_files." + std::to_string(getpid()) + "." + std::string(6, 'X')))
+                              .string();  // mkdtemp fills the X's in
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
     root_ = fs::PathFromString(pattern);
     read_ = std::make_unique<BlocksDir>(root_ / "blocks", /*fast_prune=*/false);
@@ -207,7 +208,8 @@ void WriteBlockRecord(BufferedWriter& out, const MessageStart& magic, std::span<
   CBlock block;
   if (!kWriterTakesBlocks || chain == nullptr ||
       !SerializesExactly(
-          payload, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); }, [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
+          payload, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); },
+          [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
     const auto size = static_cast<unsigned int>(payload.size());
     out.core() << magic << size << Bytes(payload);
     out.Account(kRecordHeaderSize + payload.size());
@@ -276,8 +278,9 @@ void ReadBlockRecord(AutoFile& in, const MessageStart& magic, std::vector<uint8_
 void ReadBlockRecordPart(AutoFile& in, const MessageStart& magic, uint64_t offset, uint64_t size,
                          std::vector<uint8_t>& part, uint32_t max_size) {
   if constexpr (!kPartialBlockReads) {
-    throw std::logic_error("ReadBlockRecordPart needs Bitcoin Core's partial block reads (#33657), which this "
-                           "tree lacks: check kPartialBlockReads first");
+    throw std::logic_error(
+        "ReadBlockRecordPart needs Bitcoin Core's partial block reads (#33657), which this "
+        "tree lacks: check kPartialBlockReads first");
   }
   uint64_t start = 0;
   const auto [manager, pos] = Stage(in, magic, max_size, "blk00000.dat", start);

@@ -25,8 +25,10 @@ static_assert(BlockStore::kNodeBlockChunk == node::BLOCKFILE_CHUNK_SIZE, "Core's
 static_assert(BlockStore::kNodeMaxFileSize == node::MAX_BLOCKFILE_SIZE, "Core's block file size");
 
 struct BlockStore::Impl {
-  Impl(const Options& options) : dir(fs::PathFromString(options.dir), /*fast_prune=*/!options.node_files), chain(ChainFor(options.magic)),
-                                 key(options.key) {}
+  Impl(const Options& options)
+      : dir(fs::PathFromString(options.dir), /*fast_prune=*/!options.node_files),
+        chain(ChainFor(options.magic)),
+        key(options.key) {}
   BlocksDir dir;
   const CChainParams& chain;
   Obfuscation::KeyBytes key;
@@ -45,8 +47,9 @@ BlockStore::~BlockStore() = default;
 
 embedded::FilePos BlockStore::WriteBlock(std::span<const uint8_t> block_bytes, uint32_t height) {
   CBlock block;
-  if (!SerializesExactly(block_bytes, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); },
-                         [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
+  if (!SerializesExactly(
+          block_bytes, [&](DataStream& s) { s >> TX_WITH_WITNESS(block); },
+          [&](DataStream& s) { s << TX_WITH_WITNESS(block); })) {
     throw std::invalid_argument("BlockStore::WriteBlock: the payload is not a serialized block");
   }
   node::BlockManager& manager = impl_->manager();
@@ -65,8 +68,9 @@ embedded::FilePos BlockStore::WriteBlock(std::span<const uint8_t> block_bytes, u
   return at;
 }
 
-embedded::FilePos BlockStore::WriteBlockUndo(std::span<const uint8_t> undo_bytes, const embedded::Hash256& prev_block_hash,
-                                             const embedded::FilePos& block, uint32_t height) {
+embedded::FilePos BlockStore::WriteBlockUndo(std::span<const uint8_t> undo_bytes,
+                                             const embedded::Hash256& prev_block_hash, const embedded::FilePos& block,
+                                             uint32_t height) {
   CBlockUndo undo;
   if (!SerializesExactly(undo_bytes, [&](DataStream& s) { s >> undo; }, [&](DataStream& s) { s << undo; })) {
     throw std::invalid_argument("BlockStore::WriteBlockUndo: the payload is not a serialized CBlockUndo");
@@ -124,6 +128,8 @@ embedded::BlockFileInfo BlockStore::Info(int file) const {
   return {info.nSize, info.nUndoSize, info.nBlocks, info.nHeightFirst, info.nHeightLast};
 }
 
-std::string BlockStore::Path(const char* prefix, int file) const { return fs::PathToString(impl_->dir.FilePath(prefix, file)); }
+std::string BlockStore::Path(const char* prefix, int file) const {
+  return fs::PathToString(impl_->dir.FilePath(prefix, file));
+}
 
 }  // namespace core_adapter

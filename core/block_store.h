@@ -28,7 +28,7 @@ namespace core_adapter {
 class BlockStore : public embedded::BlockFileGeometry {
  public:
   struct Options {
-    std::string dir;  // must exist
+    std::string dir;       // must exist
     MessageStart magic{};  // one of Core's chains' (std::invalid_argument otherwise)
     Obfuscation::KeyBytes key{};
     bool node_files = false;  // a node's 128 MiB block files rather than -fastprune's (src/io/block_store.h)
@@ -42,7 +42,8 @@ class BlockStore : public embedded::BlockFileGeometry {
   embedded::FilePos WriteBlockUndo(std::span<const uint8_t> undo, const embedded::Hash256& prev_block_hash,
                                    const embedded::FilePos& block, uint32_t height);
   std::optional<std::vector<uint8_t>> ReadBlock(const embedded::FilePos& pos) const;
-  std::optional<std::vector<uint8_t>> ReadBlockUndo(const embedded::FilePos& pos, const embedded::Hash256& prev_block_hash) const;
+  std::optional<std::vector<uint8_t>> ReadBlockUndo(const embedded::FilePos& pos,
+                                                    const embedded::Hash256& prev_block_hash) const;
   embedded::BlockFileInfo Info(int file) const;
   std::string Path(const char* prefix, int file) const;
 

@@ -120,7 +120,7 @@ std::optional<embedded::Coin> CoinsViewCache::PeekCoin(const embedded::OutPoint&
 
 bool CoinsViewCache::HaveCoin(const embedded::OutPoint& outpoint) {
   return IfTreeHas<SUITE_CORE_cache_have_coin, bool>("CCoinsViewCache::HaveCoin", *cache_,
-                                              [&](auto& c) { return c.HaveCoin(ToCore(outpoint)); });
+                                                     [&](auto& c) { return c.HaveCoin(ToCore(outpoint)); });
 }
 
 embedded::Hash256 CoinsViewCache::GetBestBlock() const { return FromCore(cache_->GetBestBlock()); }
@@ -128,8 +128,9 @@ embedded::Hash256 CoinsViewCache::GetBestBlock() const { return FromCore(cache_-
 void CoinsViewCache::SetBestBlock(const embedded::Hash256& best_block) { cache_->SetBestBlock(ToCore(best_block)); }
 
 void CoinsViewCache::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) {
-  RunWrite(*cache_, [&](auto& c) { return c.BatchWrite(cursor.core(), ToCore(best_block)); },
-           "BatchWrite: Core's cache refused the batch");
+  RunWrite(
+      *cache_, [&](auto& c) { return c.BatchWrite(cursor.core(), ToCore(best_block)); },
+      "BatchWrite: Core's cache refused the batch");
 }
 
 std::vector<embedded::Hash256> CoinsViewCache::GetHeadBlocks() const {
@@ -139,7 +140,7 @@ std::vector<embedded::Hash256> CoinsViewCache::GetHeadBlocks() const {
 
 size_t CoinsViewCache::EstimateSize() const {
   return IfTreeHas<SUITE_CORE_cache_backed_store_reads, size_t>("CCoinsViewCache::EstimateSize", *cache_,
-                                                         [](auto& c) { return c.EstimateSize(); });
+                                                                [](auto& c) { return c.EstimateSize(); });
 }
 
 const embedded::Coin& CoinsViewCache::AccessCoin(const embedded::OutPoint& outpoint) {
@@ -149,8 +150,8 @@ const embedded::Coin& CoinsViewCache::AccessCoin(const embedded::OutPoint& outpo
 }
 
 bool CoinsViewCache::HaveCoinInCache(const embedded::OutPoint& outpoint) const {
-  return IfTreeHas<SUITE_CORE_cache_have_coin_in_cache, bool>("CCoinsViewCache::HaveCoinInCache", *cache_,
-                                                       [&](auto& c) { return c.HaveCoinInCache(ToCore(outpoint)); });
+  return IfTreeHas<SUITE_CORE_cache_have_coin_in_cache, bool>(
+      "CCoinsViewCache::HaveCoinInCache", *cache_, [&](auto& c) { return c.HaveCoinInCache(ToCore(outpoint)); });
 }
 
 void CoinsViewCache::AddCoin(const embedded::OutPoint& outpoint, embedded::Coin coin, bool possible_overwrite) {
@@ -167,17 +168,18 @@ bool CoinsViewCache::SpendCoin(const embedded::OutPoint& outpoint, embedded::Coi
 
 void CoinsViewCache::Uncache(const embedded::OutPoint& outpoint) {
   IfTreeHas<SUITE_CORE_cache_uncache, void>("CCoinsViewCache::Uncache", *cache_,
-                                     [&](auto& c) { c.Uncache(ToCore(outpoint)); });
+                                            [&](auto& c) { c.Uncache(ToCore(outpoint)); });
 }
 
 void CoinsViewCache::EmplaceCoinInternalDANGER(const embedded::OutPoint& outpoint, embedded::Coin&& coin) {
-  IfTreeHas<SUITE_CORE_cache_emplace, void>("CCoinsViewCache::EmplaceCoinInternalDANGER", *cache_,
-                                     [&](auto& c) { c.EmplaceCoinInternalDANGER(ToCore(outpoint), ToCore(coin)); });
+  IfTreeHas<SUITE_CORE_cache_emplace, void>("CCoinsViewCache::EmplaceCoinInternalDANGER", *cache_, [&](auto& c) {
+    c.EmplaceCoinInternalDANGER(ToCore(outpoint), ToCore(coin));
+  });
 }
 
 bool CoinsViewCache::HaveInputs(const embedded::Transaction& tx) {
   return IfTreeHas<SUITE_CORE_cache_have_inputs, bool>("CCoinsViewCache::HaveInputs", *cache_,
-                                                [&](auto& c) { return c.HaveInputs(CTransaction(ToCore(tx))); });
+                                                       [&](auto& c) { return c.HaveInputs(CTransaction(ToCore(tx))); });
 }
 
 HashedTransaction::HashedTransaction(const embedded::Transaction& tx)
@@ -214,7 +216,8 @@ void CoinsViewCache::Flush(bool reallocate_cache) {
 }
 
 void CoinsViewCache::Sync() {
-  RunWrite(*cache_, [](auto& c) { return c.Sync(); }, "Sync: the parent refused the batch (Core's Sync returned false)");
+  RunWrite(
+      *cache_, [](auto& c) { return c.Sync(); }, "Sync: the parent refused the batch (Core's Sync returned false)");
 }
 
 void CoinsViewCache::Reset() {
@@ -229,12 +232,12 @@ void CoinsViewCache::Reset() {
 
 size_t CoinsViewCache::GetCacheSize() const {
   return IfTreeHas<SUITE_CORE_cache_sizes, size_t>("CCoinsViewCache::GetCacheSize", *cache_,
-                                            [](auto& c) { return c.GetCacheSize(); });
+                                                   [](auto& c) { return c.GetCacheSize(); });
 }
 
 size_t CoinsViewCache::DynamicMemoryUsage() const {
   return IfTreeHas<SUITE_CORE_cache_sizes, size_t>("CCoinsViewCache::DynamicMemoryUsage", *cache_,
-                                            [](auto& c) { return c.DynamicMemoryUsage(); });
+                                                   [](auto& c) { return c.DynamicMemoryUsage(); });
 }
 
 HARNESS_NO_FUZZ_COVERAGE size_t CoinsViewCache::CoinsUsage() const { return shims::CoinsUsage(*cache_); }
@@ -314,13 +317,16 @@ std::optional<embedded::Coin> CoinsViewErrorCatcher::PeekCoin(const embedded::Ou
   }
 }
 
-bool CoinsViewErrorCatcher::HaveCoin(const embedded::OutPoint& outpoint) { return HaveCoinOf(*catcher_, ToCore(outpoint)); }
+bool CoinsViewErrorCatcher::HaveCoin(const embedded::OutPoint& outpoint) {
+  return HaveCoinOf(*catcher_, ToCore(outpoint));
+}
 
 embedded::Hash256 CoinsViewErrorCatcher::GetBestBlock() const { return FromCore(catcher_->GetBestBlock()); }
 
 void CoinsViewErrorCatcher::BatchWrite(CoinsCursor& cursor, const embedded::Hash256& best_block) {
-  RunWrite(*catcher_, [&](auto& c) { return c.BatchWrite(cursor.core(), ToCore(best_block)); },
-           "BatchWrite: the view below the error catcher refused the batch");
+  RunWrite(
+      *catcher_, [&](auto& c) { return c.BatchWrite(cursor.core(), ToCore(best_block)); },
+      "BatchWrite: the view below the error catcher refused the batch");
 }
 
 std::vector<embedded::Hash256> CoinsViewErrorCatcher::GetHeadBlocks() const {
@@ -366,7 +372,8 @@ void SayForm(const char* name, const char* form) {
 bool SpendOfSpentFails() {
   static const bool fails = [] {
     if constexpr (!kOwnViews) {
-      SayForm("spend_of_spent", "not asked (no view of the suite's own on this tree): SpendCoin of a spent entry returns true");
+      SayForm("spend_of_spent",
+              "not asked (no view of the suite's own on this tree): SpendCoin of a spent entry returns true");
       return false;
     }
     NoCoins parent;
@@ -375,8 +382,8 @@ bool SpendOfSpentFails() {
     cache.AddCoin(o, embedded::Coin(1, embedded::Script(1, 0x51), 1, false), /*possible_overwrite=*/true);
     if (!cache.SpendCoin(o)) throw std::logic_error("spend_of_spent: SpendCoin of a coin just added returned false");
     const bool again = cache.SpendCoin(o);
-    SayForm("spend_of_spent", again ? "SpendCoin of a spent entry returns true" :
-                                      "SpendCoin of a spent entry returns false and changes nothing");
+    SayForm("spend_of_spent", again ? "SpendCoin of a spent entry returns true"
+                                    : "SpendCoin of a spent entry returns false and changes nothing");
     return !again;
   }();
   return fails;
@@ -410,7 +417,8 @@ bool DirtyOrderIsFirstDirtied() {
       for (const embedded::OutPoint& o : base.order) seen += (seen.empty() ? "" : " ") + std::to_string(o.n);
       SayForm("dirty_order", first_dirtied ? "a write hands the parent the DIRTY entries in first-dirtied order"
                                            : ("a write hands the parent the DIRTY entries in an order of the tree's "
-                                              "own (0 1 2 3 expected, " + seen + " seen): compared as sets")
+                                              "own (0 1 2 3 expected, " +
+                                              seen + " seen): compared as sets")
                                                  .c_str());
       return first_dirtied;
     }();
@@ -422,8 +430,9 @@ const seam::FreshRules& Fresh() {
   static const seam::FreshRules rules = [] {
     seam::FreshRules r;
     if constexpr (!kEntriesInternal || !kOwnViews) {
-      SayForm("fresh", "not asked (the entries' flags, or a view of the suite's own, missing on this tree): the "
-                       "model's rule");
+      SayForm("fresh",
+              "not asked (the entries' flags, or a view of the suite's own, missing on this tree): the "
+              "model's rule");
     } else {
       const embedded::Coin coin(1, embedded::Script(1, 0x51), 1, false);
       const auto flags = [](const CoinsViewCache& cache, const embedded::OutPoint& o) -> std::optional<uint8_t> {
@@ -443,7 +452,8 @@ const seam::FreshRules& Fresh() {
       CoinsViewCache spender(&base);
       spender.AddCoin(ScenarioOutpoint(1), coin, /*possible_overwrite=*/false);
       if (flags(spender, ScenarioOutpoint(1)).value_or(0) & CacheEntry::kFresh) {
-        if (!spender.SpendCoin(ScenarioOutpoint(1))) throw std::logic_error("fresh: SpendCoin of a coin just added returned false");
+        if (!spender.SpendCoin(ScenarioOutpoint(1)))
+          throw std::logic_error("fresh: SpendCoin of a coin just added returned false");
         const std::optional<uint8_t> kept = flags(spender, ScenarioOutpoint(1));
         r.spent_erased = !kept.has_value();
         r.kept_fresh = kept.value_or(0) & CacheEntry::kFresh;
@@ -451,23 +461,25 @@ const seam::FreshRules& Fresh() {
         CoinsViewCache holder(&base);
         holder.AddCoin(ScenarioOutpoint(2), coin, /*possible_overwrite=*/false);
         CoinsViewCache above(&holder);
-        if (!above.SpendCoin(ScenarioOutpoint(2))) throw std::logic_error("fresh: SpendCoin of a coin below returned false");
+        if (!above.SpendCoin(ScenarioOutpoint(2)))
+          throw std::logic_error("fresh: SpendCoin of a coin below returned false");
         above.SetBestBlock(embedded::Hash256{});
         above.Flush();
         r.written_spent_erased = !flags(holder, ScenarioOutpoint(2)).has_value();
       }
       const bool first = r.on_add && r.through_write && r.spent_erased && r.written_spent_erased;
-      SayForm("fresh", first ? "FRESH on an add without possible_overwrite and through a write, a spent FRESH entry erased"
-                             : (std::string("FRESH ") + (r.on_add ? "on an add without possible_overwrite" : "not on an add") +
-                                (r.through_write ? ", through a write" : ", not through a write") +
-                                (r.spent_erased ? ", a spent FRESH entry erased"
-                                                : r.kept_fresh ? ", a spent FRESH entry kept FRESH"
-                                                               : ", a spent FRESH entry kept DIRTY") +
-                                (r.written_spent_erased == r.spent_erased ? ""
-                                 : r.written_spent_erased ? " (erased when a write spends it)"
-                                                          : " (kept when a write spends it)") +
-                                ": the model follows")
-                                   .c_str());
+      SayForm("fresh",
+              first ? "FRESH on an add without possible_overwrite and through a write, a spent FRESH entry erased"
+                    : (std::string("FRESH ") + (r.on_add ? "on an add without possible_overwrite" : "not on an add") +
+                       (r.through_write ? ", through a write" : ", not through a write") +
+                       (r.spent_erased ? ", a spent FRESH entry erased"
+                        : r.kept_fresh ? ", a spent FRESH entry kept FRESH"
+                                       : ", a spent FRESH entry kept DIRTY") +
+                       (r.written_spent_erased == r.spent_erased ? ""
+                        : r.written_spent_erased                 ? " (erased when a write spends it)"
+                                                                 : " (kept when a write spends it)") +
+                       ": the model follows")
+                          .c_str());
     }
     return r;
   }();

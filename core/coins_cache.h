@@ -11,8 +11,8 @@
 // handing the parent Core's cursor wrapped in a CoinsCursor.
 //
 // Where Core's contract differs from the embedded one the difference is data in seam/coins_cache.h; the
-// the differences table of docs/bitcoin-core.md lists every one. Where Core versions differ (core/features.h finds which
-// changes the tree has), the constants below say which way this tree goes.
+// the differences table of docs/bitcoin-core.md lists every one. Where Core versions differ (core/features.h finds
+// which changes the tree has), the constants below say which way this tree goes.
 #pragma once
 
 #include <cstddef>
@@ -62,7 +62,6 @@ class HashedBlock {
  private:
   std::shared_ptr<const ::CBlock> block_;
 };
-
 
 // Bitcoin Core changes, as this tree has them (SUITE_CORE_<ROW> from the feature probe,
 // cmake/CoreProbe.cmake; core/coins_cache.cpp checks them against core/coins_cache_features.h).
@@ -328,7 +327,7 @@ class CoinsViewCache : public CoinsView {
   std::unique_ptr<::CCoinsView> bridge_;
   std::unique_ptr<::CCoinsView> recorder_;
   std::unique_ptr<::CCoinsViewCache> cache_;
-  mutable CacheEntry found_;  // FindEntry's answer
+  mutable CacheEntry found_;                             // FindEntry's answer
   mutable std::vector<embedded::OutPoint> dirty_order_;  // DirtyOrder's answer
   embedded::Coin accessed_;
   std::vector<WrittenEntry> last_write_;
@@ -363,7 +362,7 @@ class CoinsViewErrorCatcher : public CoinsView {
   ::CCoinsView* CoreView() override;
 
  private:
-  std::unique_ptr<::CCoinsView> bridge_;  // declared first: outlives the Core catcher that reads through it
+  std::unique_ptr<::CCoinsView> bridge_;   // declared first: outlives the Core catcher that reads through it
   std::unique_ptr<::CCoinsView> catcher_;  // Core's CCoinsViewErrorCatcher
 };
 

@@ -19,7 +19,8 @@ concept WritesReturn = requires(C& c, Cursor& cursor, const Hash& h) {
 };
 
 template <class Overlay, class Pool, class View = CCoinsView, class Block = CBlock>
-concept OverlayApi = Complete<Overlay> && Complete<Pool> &&
+concept OverlayApi =
+    Complete<Overlay> && Complete<Pool> &&
     requires(Overlay& o, const Overlay& co, View* base, std::shared_ptr<Pool> pool, const Block& block, Pool& p) {
       Overlay(base, pool, /*deterministic=*/true);
       o.StartFetching(block);
@@ -63,9 +64,9 @@ inline constexpr bool kOwnViewComplete = [] {
 
 // An entry's flag setters: SetDirty and SetFresh, or (#34864) freshness passed through SetDirty.
 inline constexpr bool kHasFlagSetters =
-    SUITE_CORE_HAS(CCoinsCacheEntry, (std::pair<const COutPoint, C>& p), C::SetDirty(p, p); C::SetFresh(p, p));
+    SUITE_CORE_HAS(CCoinsCacheEntry, (std::pair<const COutPoint, C> & p), C::SetDirty(p, p); C::SetFresh(p, p));
 inline constexpr bool kHasFreshThroughSetDirty =
-    SUITE_CORE_HAS(CCoinsCacheEntry, (std::pair<const COutPoint, C>& p), C::SetDirty(p, p, true));
+    SUITE_CORE_HAS(CCoinsCacheEntry, (std::pair<const COutPoint, C> & p), C::SetDirty(p, p, true));
 
 // The pair a cache's map holds (Core's CoinsCachePair), spelled from the classes so that no alias is named.
 template <class Outpoint = COutPoint, class Entry = CCoinsCacheEntry>
@@ -73,6 +74,7 @@ using CachePair = std::pair<const Outpoint, Entry>;
 
 }  // namespace core_features
 
+// clang-format off
 #define SUITE_CORE_COINS_CACHE_FEATURES(X)                                                                         \
   X(cache_constructor, central, "", "CCoinsViewCache(CCoinsView* base, bool deterministic)", "",                  \
     SUITE_CORE_HAS(CCoinsViewCache, (CCoinsView* base), C(base, true)))                                          \
@@ -180,6 +182,7 @@ using CachePair = std::pair<const Outpoint, Entry>;
   X(coins_view_overlay, change, "#34165 #35295", "CoinsViewOverlay: StartFetching a block's prevouts on a "      \
     "ThreadPool", "", (OverlayApi<CoinsViewOverlay, ThreadPool>))                                                 \
   /* new rows go above this line */
+// clang-format on
 
 namespace core_features {
 SUITE_CORE_COINS_CACHE_FEATURES(SUITE_CORE_FEATURE_CONSTANT)

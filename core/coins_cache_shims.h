@@ -77,7 +77,8 @@ void DirtyOrder(const C& cache, std::vector<embedded::OutPoint>& out) {
   if constexpr (kDirtyListInternal) {
     out.clear();
     const auto& sentinel = Open<C>::Sentinel(cache);
-    for (const auto* p = sentinel.second.Next(); p != &sentinel; p = p->second.Next()) out.push_back(FromCore(p->first));
+    for (const auto* p = sentinel.second.Next(); p != &sentinel; p = p->second.Next())
+      out.push_back(FromCore(p->first));
   } else {
     throw Unavailable("CCoinsViewCache's m_sentinel (the dirty list is seen only at writes: LastWrite)");
   }
@@ -155,7 +156,8 @@ void InsertEntry(C& cache, const COutPoint& key, ::Coin coin, uint8_t flags) {
     throw Unbuildable("an entry with an unspendable script: AddCoin ignores it");
   } else if (!dirty) {
     const std::optional<::Coin> parents = cache.GetCoin(key);  // fetched: a clean entry
-    if (!parents || !(FromCore(*parents) == FromCore(coin))) throw Unbuildable("a clean entry whose coin the parent does not hold");
+    if (!parents || !(FromCore(*parents) == FromCore(coin)))
+      throw Unbuildable("a clean entry whose coin the parent does not hold");
   } else {
     // possible_overwrite = false on an absent entry makes it DIRTY and FRESH; true, DIRTY only.
     cache.AddCoin(key, std::move(coin), /*possible_overwrite=*/!fresh);

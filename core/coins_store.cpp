@@ -40,11 +40,11 @@ void MakeRandDeterministicDANGEROUS(const uint256& seed) noexcept;
 // member must not see it at all: the preprocessor leaves it out (SUITE_CORE_db_options, asked in a probe
 // unit of its own: core/coins_store_features.h).
 #if SUITE_CORE_db_options
-template <CoinsViewOptions CCoinsViewDB::*Member>
+template <CoinsViewOptions CCoinsViewDB::* Member>
 struct CoinsViewOptionsAccess {
-  friend CoinsViewOptions CCoinsViewDB::*CoinsViewOptionsMember() { return Member; }
+  friend CoinsViewOptions CCoinsViewDB::* CoinsViewOptionsMember() { return Member; }
 };
-CoinsViewOptions CCoinsViewDB::*CoinsViewOptionsMember();
+CoinsViewOptions CCoinsViewDB::* CoinsViewOptionsMember();
 template struct CoinsViewOptionsAccess<&CCoinsViewDB::m_options>;
 #endif
 
@@ -180,8 +180,10 @@ void WrapConstruct(CDBWrapper* self, const DBParams& params) {
 // db_write_batch_hook, db_key_draw); core/CMakeLists.txt wraps the symbol only then. A link-level symbol
 // cannot live in a template, so the preprocessor leaves a missing one's hook out.
 #if SUITE_CORE_db_write_batch_hook
-void RealWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) __asm__("__real__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
-void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) __asm__("__wrap__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
+void RealWriteBatch(CDBWrapper* self, CDBBatch& batch,
+                    bool sync) __asm__("__real__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
+void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch,
+                    bool sync) __asm__("__wrap__ZN10CDBWrapper10WriteBatchER8CDBBatchb");
 void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) {
   RealWriteBatch(self, batch, sync);
   CoinsStore::Hooks::Wrote(self);
@@ -189,10 +191,10 @@ void WrapWriteBatch(CDBWrapper* self, CDBBatch& batch, bool sync) {
 #endif
 
 #if SUITE_CORE_db_key_draw
-void RealFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept __asm__(
-    "__real__ZN17FastRandomContext8fillrandESt4spanISt4byteLm18446744073709551615EE");
-void WrapFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept __asm__(
-    "__wrap__ZN17FastRandomContext8fillrandESt4spanISt4byteLm18446744073709551615EE");
+void RealFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept
+    __asm__("__real__ZN17FastRandomContext8fillrandESt4spanISt4byteLm18446744073709551615EE");
+void WrapFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept
+    __asm__("__wrap__ZN17FastRandomContext8fillrandESt4spanISt4byteLm18446744073709551615EE");
 void WrapFillrand(FastRandomContext* self, std::span<std::byte> out) noexcept {
   // The one draw of a new database's key (Obfuscation::KEY_SIZE bytes), once per open.
   if (opening != nullptr && key_to_inject && out.size() == Obfuscation::kKeySize) {
@@ -242,14 +244,16 @@ void CoinsStore::Open(const std::optional<Obfuscation::KeyBytes>& key) {
   } catch (const std::exception& e) {
     core_db_ = nullptr;
     raw_db_ = nullptr;
-    const bool known = dynamic_cast<const dbwrapper_error*>(&e) || dynamic_cast<const std::filesystem::filesystem_error*>(&e);
+    const bool known =
+        dynamic_cast<const dbwrapper_error*>(&e) || dynamic_cast<const std::filesystem::filesystem_error*>(&e);
     if (!known) throw;
     throw StoreError(std::string("coins store: cannot open ") + path_ + ": " + e.what());
   }
   if (core_db_ == nullptr || raw_db_ == nullptr) {
     view_->db.reset();
-    throw std::logic_error("coins store: the link-level wraps did not see Core open the database (link with "
-                           "core_subject's --wrap options)");
+    throw std::logic_error(
+        "coins store: the link-level wraps did not see Core open the database (link with "
+        "core_subject's --wrap options)");
   }
   Hooks::Register(this);
   obfuscation_ = Obfuscation(KeyInUse());
@@ -373,15 +377,16 @@ embedded::Hash256 CoinsStore::ForEachCoin(
 }
 
 template <class DB>
-embedded::Hash256 CoinsStore::WalkCursor(const DB& db,
-                                         const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) {
+embedded::Hash256 CoinsStore::WalkCursor(
+    const DB& db, const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) {
   try {
     const auto cursor = db.Cursor();
     for (; cursor->Valid(); cursor->Next()) {
       COutPoint outpoint;
       ::Coin coin;
       if (!cursor->GetKey(outpoint) || !cursor->GetValue(coin)) {
-        throw StoreCorruption("coins store: Core's cursor cannot decode the record at " + FromCore(outpoint).ToString());
+        throw StoreCorruption("coins store: Core's cursor cannot decode the record at " +
+                              FromCore(outpoint).ToString());
       }
       visit(FromCore(outpoint), FromCore(coin));
     }

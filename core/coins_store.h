@@ -87,11 +87,11 @@ class StoreCorruption : public std::runtime_error {
 inline const std::string kObfuscationKeyKey{"\x0e\x00obfuscate_key", 15};
 
 // What the tree offers beyond the store's central operations (core/coins_store_features.h): seam/coins_store.h.
-inline constexpr bool kStoreCursor = SUITE_CORE_db_cursor;                // ForEachCoin (CCoinsViewDB::Cursor)
-inline constexpr bool kStoreEstimateSize = SUITE_CORE_db_estimate_size;   // EstimateSize
-inline constexpr bool kStoreHaveCoin = SUITE_CORE_db_have_coin;           // HaveCoin
-inline constexpr bool kStoreCutsFlushes = SUITE_CORE_db_write_batch_hook; // after_partial_write is called
-inline constexpr bool kStoreChoosesKey = SUITE_CORE_db_key_draw;          // new_obfuscation_key is the key used
+inline constexpr bool kStoreCursor = SUITE_CORE_db_cursor;                 // ForEachCoin (CCoinsViewDB::Cursor)
+inline constexpr bool kStoreEstimateSize = SUITE_CORE_db_estimate_size;    // EstimateSize
+inline constexpr bool kStoreHaveCoin = SUITE_CORE_db_have_coin;            // HaveCoin
+inline constexpr bool kStoreCutsFlushes = SUITE_CORE_db_write_batch_hook;  // after_partial_write is called
+inline constexpr bool kStoreChoosesKey = SUITE_CORE_db_key_draw;           // new_obfuscation_key is the key used
 
 // Whether an undecodable record throws StoreCorruption: Core's reads report it as an absent record.
 inline constexpr bool kStoreCorruptionThrows = false;
@@ -157,7 +157,8 @@ class CoinsStore : public CoinsView {
   // Core's CCoinsViewDB::Cursor() (on the database view only since Core #35572): every coin it yields,
   // converted, in its order; returns the cursor's best block. Throws StoreCorruption for a record Core's
   // cursor cannot decode.
-  embedded::Hash256 ForEachCoin(const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) const;
+  embedded::Hash256 ForEachCoin(
+      const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit) const;
   // Every key and its raw (still obfuscated) value in key order, read through the leveldb::DB Core opened.
   void ForEachRaw(const std::function<void(std::string_view key, std::string_view value)>& visit) const;
   std::map<std::string, std::string> RawContents() const;
@@ -172,8 +173,8 @@ class CoinsStore : public CoinsView {
   // dbwrapper_private::GetObfuscation, else the key record read as Core reads it.
   Obfuscation::KeyBytes KeyInUse() const;
   template <class DB>
-  static embedded::Hash256 WalkCursor(const DB& db,
-                                      const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit);
+  static embedded::Hash256 WalkCursor(
+      const DB& db, const std::function<void(const embedded::OutPoint&, const embedded::Coin&)>& visit);
   void Close();
   // Called by the WriteBatch wrap after Core wrote one of this store's batches.
   void AfterCoreBatch();

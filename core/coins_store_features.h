@@ -17,11 +17,10 @@
 namespace core_features {
 
 template <class View, class Params = DBParams, class Options = CoinsViewOptions>
-concept DbViewApi = Complete<View> && Complete<Params> && Complete<Options> &&
-    requires(Params params) {
-      View(std::move(params), Options{.batch_write_bytes = 1});
-      Params{.path = {}, .cache_bytes = 1, .memory_only = true, .wipe_data = false, .obfuscate = true};
-    };
+concept DbViewApi = Complete<View> && Complete<Params> && Complete<Options> && requires(Params params) {
+  View(std::move(params), Options{.batch_write_bytes = 1});
+  Params{.path = {}, .cache_bytes = 1, .memory_only = true, .wipe_data = false, .obfuscate = true};
+};
 
 }  // namespace core_features
 
@@ -30,11 +29,14 @@ concept DbViewApi = Complete<View> && Complete<Params> && Complete<Options> &&
 // it, and that fails to compile rather than answer `no`, so cmake/core_probe.cpp asks it in a translation
 // unit of its own (SUITE_CORE_PROBE_ACCESS) whose rows answer yes if it compiles: X(name, need, since, what,
 // off, Class, member).
+// clang-format off
 #define SUITE_CORE_COINS_STORE_ACCESS(X)                                                                           \
   X(db_options, internal, "", "CCoinsViewDB's protected m_options (CoinsViewOptions::batch_write_bytes)",        \
     "form:database-reopened-for-each-new-batch-size", CCoinsViewDB, m_options)                                   \
   /* new rows go above this line */
+// clang-format on
 
+// clang-format off
 #define SUITE_CORE_COINS_STORE_FEATURES(X)                                                                         \
   X(db_view, central, "", "CCoinsViewDB(DBParams, CoinsViewOptions{batch_write_bytes}) and DBParams{path, "      \
     "cache_bytes, memory_only, wipe_data, obfuscate}", "", (DbViewApi<CCoinsViewDB>))                            \
@@ -65,6 +67,7 @@ concept DbViewApi = Complete<View> && Complete<Params> && Complete<Options> &&
     "form:obfuscation-key-read-from-its-raw-record",                                                             \
     SUITE_CORE_HAS(CDBWrapper, (const C& db, std::span<std::byte> bytes), GetObfuscation(db)(bytes, size_t{0}))) \
   /* new rows go above this line */
+// clang-format on
 
 namespace core_features {
 SUITE_CORE_COINS_STORE_FEATURES(SUITE_CORE_FEATURE_CONSTANT)

@@ -12,8 +12,10 @@
 #include <type_traits>
 
 // Every member a view of the suite's implements: its Do<Name> is what the override calls.
+// clang-format off
 #define SUITE_CORE_COINS_VIEW_MEMBERS(X) \
   X(GetCoin) X(PeekCoin) X(HaveCoin) X(GetBestBlock) X(GetHeadBlocks) X(BatchWrite) X(Cursor) X(EstimateSize)
+// clang-format on
 
 namespace core_adapter::members {
 
@@ -39,7 +41,9 @@ using CoinsViewMembers = typename Layers<Final, View SUITE_CORE_COINS_VIEW_MEMBE
 // The tree's empty view (its reads find nothing): CoinsViewEmpty::Get() where the tree has it (#34124), else a
 // CCoinsView of its own where CCoinsView is not abstract. kHasEmptyView: whether it has either.
 template <class View = ::CCoinsView, class Empty = ::CoinsViewEmpty>
-inline constexpr bool kEmptyViewIsCores = requires { { Empty::Get() } -> std::convertible_to<View&>; };
+inline constexpr bool kEmptyViewIsCores = requires {
+  { Empty::Get() } -> std::convertible_to<View&>;
+};
 template <class View = ::CCoinsView, class Empty = ::CoinsViewEmpty>
 inline constexpr bool kHasEmptyView = [] {
   if constexpr (kEmptyViewIsCores<View, Empty>) {
@@ -51,7 +55,9 @@ inline constexpr bool kHasEmptyView = [] {
   }
 }();
 template <class View = ::CCoinsView, class Empty = ::CoinsViewEmpty>
-View* EmptyView() requires kHasEmptyView<View, Empty> {
+View* EmptyView()
+  requires kHasEmptyView<View, Empty>
+{
   if constexpr (kEmptyViewIsCores<View, Empty>) {
     return &Empty::Get();
   } else {
@@ -82,8 +88,11 @@ using ViewBase = std::conditional_t<kBackedStandsIn<View, Backed>, Backed, View>
 // CCoinsViewBacked.
 template <class Final, class Base>
 struct OverView : CoinsViewMembers<Final, Base> {
-  explicit OverView(::CCoinsView*) requires std::is_same_v<Base, ::CCoinsView> {}
-  explicit OverView(::CCoinsView* below) requires(!std::is_same_v<Base, ::CCoinsView>)
+  explicit OverView(::CCoinsView*)
+    requires std::is_same_v<Base, ::CCoinsView>
+  {}
+  explicit OverView(::CCoinsView* below)
+    requires(!std::is_same_v<Base, ::CCoinsView>)
       : CoinsViewMembers<Final, Base>(below != nullptr ? below : EmptyView()) {}
 };
 

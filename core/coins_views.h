@@ -52,7 +52,9 @@ class Bridge : public members::OverView<Bridge<View>, members::ViewBase<View>> {
   std::optional<::Coin> DoGetCoin(const COutPoint& outpoint) const {
     return ToCore(peek_ ? view_.PeekCoin(FromCore(outpoint)) : view_.GetCoin(FromCore(outpoint)));
   }
-  std::optional<::Coin> DoPeekCoin(const COutPoint& outpoint) const { return ToCore(view_.PeekCoin(FromCore(outpoint))); }
+  std::optional<::Coin> DoPeekCoin(const COutPoint& outpoint) const {
+    return ToCore(view_.PeekCoin(FromCore(outpoint)));
+  }
   bool DoHaveCoin(const COutPoint& outpoint) const {
     return peek_ ? view_.PeekCoin(FromCore(outpoint)).has_value() : view_.HaveCoin(FromCore(outpoint));
   }
@@ -86,10 +88,10 @@ class Recorder : public members::OverView<Recorder<View>, members::ViewBase<View
   Recorder(View& parent, std::vector<WrittenEntry>& log)
       : members::OverView<Recorder<View>, members::ViewBase<View>>(&parent), parent_(parent), log_(log) {}
 
-#define SUITE_CORE_FORWARD(Name)                                    \
-  template <class... A>                                             \
-  decltype(auto) Do##Name(A&&... a) const {                         \
-    return parent_.Name(std::forward<A>(a)...);                     \
+#define SUITE_CORE_FORWARD(Name)                \
+  template <class... A>                         \
+  decltype(auto) Do##Name(A&&... a) const {     \
+    return parent_.Name(std::forward<A>(a)...); \
   }
   SUITE_CORE_FORWARD(GetCoin)
   SUITE_CORE_FORWARD(PeekCoin)
@@ -117,8 +119,9 @@ inline constexpr bool kOwnViews = SUITE_CORE_own_views;
 template <class B = Bridge<>>
 std::unique_ptr<::CCoinsView> MakeBridge(CoinsView& view, bool peek) {
   if constexpr (std::is_abstract_v<B>) {
-    throw Unavailable("a CCoinsView of the suite's own (the tree's CCoinsView has a pure virtual member the suite "
-                      "does not implement)");
+    throw Unavailable(
+        "a CCoinsView of the suite's own (the tree's CCoinsView has a pure virtual member the suite "
+        "does not implement)");
   } else {
     return std::make_unique<B>(view, peek);
   }
@@ -127,8 +130,9 @@ std::unique_ptr<::CCoinsView> MakeBridge(CoinsView& view, bool peek) {
 template <class R = Recorder<>>
 std::unique_ptr<::CCoinsView> MakeRecorder(::CCoinsView& parent, std::vector<WrittenEntry>& log) {
   if constexpr (std::is_abstract_v<R>) {
-    throw Unavailable("a CCoinsView of the suite's own (the tree's CCoinsView has a pure virtual member the suite "
-                      "does not implement)");
+    throw Unavailable(
+        "a CCoinsView of the suite's own (the tree's CCoinsView has a pure virtual member the suite "
+        "does not implement)");
   } else {
     return std::make_unique<R>(parent, log);
   }

@@ -26,6 +26,7 @@
 
 #include "core/unavailable.h"
 
+// clang-format off
 #define SUITE_CORE_CALL_CONTRACTS(X)                                                                               \
   X(kWriteBlock, "node::BlockManager::WriteBlock", true,                                                         \
     "validation.cpp: ChainstateManager::AcceptBlock (its catch is for std::runtime_error only; anything else "   \
@@ -40,6 +41,7 @@
     "validation.cpp: Chainstate::DisconnectBlock (no catch up to ActivateBestChain's callers; index/base.cpp: "  \
     "BaseIndex::ProcessBlock, std::terminate on the index thread)")                                              \
   /* new calls go above this line */
+// clang-format on
 
 namespace core_adapter {
 

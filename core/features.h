@@ -104,8 +104,7 @@ class BlockManager;
 namespace Consensus {
 struct Params;
 }  // namespace Consensus
-namespace dbwrapper_private {
-}  // namespace dbwrapper_private
+namespace dbwrapper_private {}  // namespace dbwrapper_private
 
 namespace core_features {
 
@@ -115,8 +114,10 @@ using namespace ::dbwrapper_private;
 
 // SUITE_CORE_HAS(Class, (parameters), requirement...): whether `requirement` holds for C = Class. Every name
 // of C's is looked up only when the question is asked, so a missing one is a false answer.
+// clang-format off
 #define SUITE_CORE_HAS(Class, parameters, ...) \
   []<class C = Class>() { return requires parameters { __VA_ARGS__; }; }()
+// clang-format on
 
 template <class T>
 concept Complete = requires { sizeof(T); };
@@ -124,54 +125,57 @@ concept Complete = requires { sizeof(T); };
 // SUITE_CORE_HAS_PROTECTED(Class, requirement...): whether `requirement` holds inside a class O derived from
 // Class, where Class's protected members are accessible (e.g. `&O::cacheCoins`): the question of an
 // `internal` row. A final class cannot be asked this way (see core/coins_store_features.h).
-#define SUITE_CORE_HAS_PROTECTED(Class, ...)                                            \
-  []<class C = Class>() {                                                               \
-    if constexpr (!::core_features::Complete<C> || std::is_final_v<C>) {                \
-      return false;                                                                     \
-    } else {                                                                            \
-      struct O : C {                                                                    \
-        static constexpr bool Has() { return requires { __VA_ARGS__; }; }               \
-      };                                                                                \
-      return O::Has();                                                                  \
-    }                                                                                   \
+#define SUITE_CORE_HAS_PROTECTED(Class, ...)                             \
+  []<class C = Class>() {                                                \
+    if constexpr (!::core_features::Complete<C> || std::is_final_v<C>) { \
+      return false;                                                      \
+    } else {                                                             \
+      struct O : C {                                                     \
+        static constexpr bool Has() {                                    \
+          return requires { __VA_ARGS__; };                              \
+        }                                                                \
+      };                                                                 \
+      return O::Has();                                                   \
+    }                                                                    \
   }()
 
 // SUITE_CORE_CHECK_ANSWERS(LIST): each row's SUITE_CORE_<row>, which cmake/CoreProbe.cmake defines from the
 // probe's answer, equals the answer here (an `internal` row may say 0 where the tree has it: its public form
 // forced), so every adapter compiles against the tree the probe asked, never a stale answer.
-#define SUITE_CORE_CHECK_ANSWER(name, need, since, what, off, answer)                                     \
-  static_assert(SUITE_CORE_##name == ::core_features::name ||                                             \
-                    (std::string_view(#need) == "internal" && !SUITE_CORE_##name),                        \
-                "SUITE_CORE_" #name " is another tree's answer: the feature probe ran on another tree; reconfigure");
+#define SUITE_CORE_CHECK_ANSWER(name, need, since, what, off, answer)                                              \
+  static_assert(                                                                                                   \
+      SUITE_CORE_##name == ::core_features::name || (std::string_view(#need) == "internal" && !SUITE_CORE_##name), \
+      "SUITE_CORE_" #name " is another tree's answer: the feature probe ran on another tree; reconfigure");
 #define SUITE_CORE_CHECK_ANSWERS(LIST) LIST(SUITE_CORE_CHECK_ANSWER)
 
 // The adapters' vocabulary (core/convert.h): outpoints, coins, outputs, transactions and blocks with the
 // fields converted one by one. Every component that converts asks it (`shared` rows below).
 template <class Outpoint, class CoinT, class Tx, class Block>
 concept Vocabulary = Complete<Outpoint> && Complete<CoinT> && Complete<Tx> && Complete<Block> &&
-    requires(Outpoint o, CoinT c, Tx tx, Block b) {
-      o.hash.ToUint256();
-      o.n;
-      c.out.nValue;
-      c.out.scriptPubKey;
-      c.nHeight;
-      c.fCoinBase;
-      c.IsSpent();
-      tx.version;
-      tx.nLockTime;
-      tx.vin.emplace_back().prevout;
-      tx.vin.back().scriptSig;
-      tx.vin.back().nSequence;
-      tx.vin.back().scriptWitness.stack;
-      tx.vout;
-      b.vtx;
-      b.hashPrevBlock;
-      b.hashMerkleRoot;
-    };
+                     requires(Outpoint o, CoinT c, Tx tx, Block b) {
+                       o.hash.ToUint256();
+                       o.n;
+                       c.out.nValue;
+                       c.out.scriptPubKey;
+                       c.nHeight;
+                       c.fCoinBase;
+                       c.IsSpent();
+                       tx.version;
+                       tx.nLockTime;
+                       tx.vin.emplace_back().prevout;
+                       tx.vin.back().scriptSig;
+                       tx.vin.back().nSequence;
+                       tx.vin.back().scriptWitness.stack;
+                       tx.vout;
+                       b.vtx;
+                       b.hashPrevBlock;
+                       b.hashMerkleRoot;
+                     };
 
 }  // namespace core_features
 
 // The rows every component may depend on. `off` names the components a `no` turns off.
+// clang-format off
 #define SUITE_CORE_SHARED_FEATURES(X)                                                                              \
   X(vocabulary, central, "", "COutPoint, Coin, CTxOut, CMutableTransaction and CBlock with the fields the "       \
     "adapters convert (core/convert.h)", "component:file_io component:coins_cache component:coins_store "         \
@@ -187,6 +191,7 @@ concept Vocabulary = Complete<Outpoint> && Complete<CoinT> && Complete<Tx> && Co
       return requires(const C& loc, std::string_view text) { assertion_fail(loc, text); };                       \
     }()))                                                                                                         \
   /* new rows go above this line */
+// clang-format on
 
 namespace core_features {
 #define SUITE_CORE_FEATURE_CONSTANT(name, need, since, what, off, answer) inline constexpr bool name = answer;

@@ -114,9 +114,7 @@ void AutoFile::Seek(int64_t offset, int origin) { core_->seek(offset, origin); }
 
 void AutoFile::Read(std::span<uint8_t> dst) { core_->read(Bytes(dst)); }
 
-size_t AutoFile::ReadSome(std::span<uint8_t> dst) {
-  return core_->detail_fread(Bytes(dst));
-}
+size_t AutoFile::ReadSome(std::span<uint8_t> dst) { return core_->detail_fread(Bytes(dst)); }
 
 void AutoFile::Ignore(uint64_t n) { core_->ignore(static_cast<size_t>(n)); }
 
@@ -131,9 +129,8 @@ void AutoFile::Flush() {
 }
 
 std::optional<uint64_t> AutoFile::Size() {
-  return IfTreeHas<kFileLifecycle, std::optional<uint64_t>>("AutoFile::size", *core_, [](auto& f) {
-    return std::optional<uint64_t>(static_cast<uint64_t>(f.size()));
-  });
+  return IfTreeHas<kFileLifecycle, std::optional<uint64_t>>(
+      "AutoFile::size", *core_, [](auto& f) { return std::optional<uint64_t>(static_cast<uint64_t>(f.size())); });
 }
 
 void AutoFile::Truncate(uint64_t size) {
@@ -205,7 +202,8 @@ std::optional<uint64_t> BufferedWriter::Position() const {
 
 ::BufferedWriter<::AutoFile>& BufferedWriter::core() {
   return IfTreeHas<kBufferedStreams, ::BufferedWriter<::AutoFile>&>(
-      "BufferedWriter<AutoFile>", *core_, [](auto& held) -> auto& { return Held<CoreBufferedWriter, decltype(held)>(held); });
+      "BufferedWriter<AutoFile>", *core_,
+      [](auto& held) -> auto& { return Held<CoreBufferedWriter, decltype(held)>(held); });
 }
 
 BufferedFile::BufferedFile(AutoFile& file, uint64_t size, uint64_t rewind) {
@@ -222,9 +220,8 @@ namespace {
 // Core's BufferedFile behind `held`, for a call: `call(object)`.
 template <class R, class Call>
 R OnBufferedFile(CoreBufferedFile& held, Call&& call) {
-  return IfTreeHas<kBufferedFile, R>("BufferedFile", held, [&](auto& h) -> R {
-    return call(Held<::BufferedFile, decltype(h)>(h));
-  });
+  return IfTreeHas<kBufferedFile, R>("BufferedFile", held,
+                                     [&](auto& h) -> R { return call(Held<::BufferedFile, decltype(h)>(h)); });
 }
 
 }  // namespace

@@ -91,12 +91,12 @@ class AutoFile {
   // The key the file was built with (Core has no getter; the adapter keeps a copy).
   const Obfuscation& obfuscation() const { return obfuscation_; }
 
-  void Seek(int64_t offset, int origin);         // seek()
-  void Read(std::span<uint8_t> dst);              // read()
-  size_t ReadSome(std::span<uint8_t> dst);        // detail_fread(), what Core's readers refill with
-  void Ignore(uint64_t n);                        // ignore()
-  void Write(std::span<const uint8_t> src);       // write()
-  void WriteConsume(std::span<uint8_t> buf);      // write_buffer()
+  void Seek(int64_t offset, int origin);      // seek()
+  void Read(std::span<uint8_t> dst);          // read()
+  size_t ReadSome(std::span<uint8_t> dst);    // detail_fread(), what Core's readers refill with
+  void Ignore(uint64_t n);                    // ignore()
+  void Write(std::span<const uint8_t> src);   // write()
+  void WriteConsume(std::span<uint8_t> buf);  // write_buffer()
   // fflush on Core's FILE*: Core has no call that only hands stdio's buffer to the system (Commit() also
   // fsyncs). Throws IoError if fflush fails.
   void Flush();

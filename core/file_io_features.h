@@ -42,12 +42,15 @@ namespace core_features {
 // A BlockManager on a blocks directory of the adapter's, as core/block_manager.cpp starts one.
 template <class Manager, class Chain = CChainParams, class Interrupt = util::SignalInterrupt,
           class Notifications = kernel::Notifications, class Params = DBParams>
-concept BlockManagerApi = Complete<Manager> && Complete<Interrupt> && Complete<Notifications> &&
+concept BlockManagerApi =
+    Complete<Manager> && Complete<Interrupt> && Complete<Notifications> &&
     requires(const Interrupt& interrupt, const Chain& chain, Notifications& notifications, Manager& m) {
-      Manager(interrupt, typename Manager::Options{.chainparams = chain, .fast_prune = true, .blocks_dir = {},
-                                                    .notifications = notifications,
-                                                    .block_tree_db_params = Params{.path = {}, .cache_bytes = 1,
-                                                                                   .memory_only = true}});
+      Manager(interrupt, typename Manager::Options{
+                             .chainparams = chain,
+                             .fast_prune = true,
+                             .blocks_dir = {},
+                             .notifications = notifications,
+                             .block_tree_db_params = Params{.path = {}, .cache_bytes = 1, .memory_only = true}});
       m.GetBlockFileInfo(size_t{0})->nSize;
       Chain::Main();
       Chain::RegTest({});
@@ -55,6 +58,7 @@ concept BlockManagerApi = Complete<Manager> && Complete<Interrupt> && Complete<N
 
 }  // namespace core_features
 
+// clang-format off
 #define SUITE_CORE_FILE_IO_FEATURES(X)                                                                             \
   X(auto_file, central, "", "AutoFile(FILE*, Obfuscation) with read, write, write_buffer, seek, tell, ignore, "   \
     "detail_fread, fclose and IsNull", "",                                                                       \
@@ -107,13 +111,14 @@ concept BlockManagerApi = Complete<Manager> && Complete<Interrupt> && Complete<N
   X(auto_file_position, internal, "", "AutoFile's protected m_position", "form:position-read-with-tell",         \
     SUITE_CORE_HAS_PROTECTED(AutoFile, { O::m_position } -> std::convertible_to<std::optional<int64_t>>))        \
   /* new rows go above this line */
+// clang-format on
 
 namespace core_features {
 // Used by two rows: ReadRawBlock returning the bytes, of the whole block or of a part (#33657).
-inline constexpr bool raw_block_part_answer = SUITE_CORE_HAS(
-    node::BlockManager, (const C& m, const FlatFilePos& pos),
-    { *m.ReadRawBlock(pos, std::optional<std::pair<size_t, size_t>>{std::pair<size_t, size_t>{0, 1}}) }
-        -> std::convertible_to<std::vector<std::byte>>;
-    std::remove_cvref_t<decltype(m.ReadRawBlock(pos).error())>::BadPartRange);
+inline constexpr bool raw_block_part_answer =
+    SUITE_CORE_HAS(node::BlockManager, (const C& m, const FlatFilePos& pos),
+                   { *m.ReadRawBlock(pos, std::optional<std::pair<size_t, size_t>>{std::pair<size_t, size_t>{0, 1}}) }
+                   -> std::convertible_to<std::vector<std::byte>>;
+                   std::remove_cvref_t<decltype(m.ReadRawBlock(pos).error())>::BadPartRange);
 SUITE_CORE_FILE_IO_FEATURES(SUITE_CORE_FEATURE_CONSTANT)
 }  // namespace core_features

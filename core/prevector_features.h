@@ -26,6 +26,7 @@ struct CorePrevector;
 using Prevector36 = CorePrevector<36, uint8_t>;  // named once: a macro argument cannot hold its comma
 }  // namespace core_features
 
+// clang-format off
 #define SUITE_CORE_PREVECTOR_FEATURES(X)                                                                           \
   X(prevector, central, "", "prevector<N, T> (prevector.h) with std::vector's interface, allocated_memory() and " \
     "data() pointing into the object when inline", "",                                                           \
@@ -44,6 +45,7 @@ using Prevector36 = CorePrevector<36, uint8_t>;  // named once: a macro argument
                                         (const C& v, std::vector<unsigned char>& out),                          \
                                         VectorWriter(out, size_t{0}) << v)))                                     \
   /* new rows go above this line */
+// clang-format on
 
 namespace core_features {
 SUITE_CORE_PREVECTOR_FEATURES(SUITE_CORE_FEATURE_CONSTANT)

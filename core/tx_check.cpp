@@ -68,17 +68,14 @@ size_t TxNamedBy(const CBlock& block, const std::string& debug) {
 size_t OffendingTx(const CBlock& block, embedded::Reject reject, const std::string& debug) {
   switch (reject) {
     case embedded::Reject::kBlkLength:
-    case embedded::Reject::kBlkSigops:
-      return embedded::BlockCheck::kNoTx;
-    case embedded::Reject::kCbMissing:
-      return 0;
+    case embedded::Reject::kBlkSigops: return embedded::BlockCheck::kNoTx;
+    case embedded::Reject::kCbMissing: return 0;
     case embedded::Reject::kCbMultiple:
       for (size_t i = 1; i < block.vtx.size(); ++i) {
         if (block.vtx[i]->IsCoinBase()) return i;
       }
       throw std::logic_error("Bitcoin Core's CheckBlock reported bad-cb-multiple without a second coinbase");
-    default:
-      return TxNamedBy(block, debug);
+    default: return TxNamedBy(block, debug);
   }
 }
 

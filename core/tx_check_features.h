@@ -35,15 +35,17 @@ concept CheckBlockApi = requires(const Block& block, State& state) {
 // and emptied by SpendCoin around Consensus::CheckTxInputs.
 template <class Tx, class Cache, class View = CCoinsView, class CoinT = Coin, class Outpoint = COutPoint>
 concept SpendCheckApi = Complete<Cache> && core_adapter::members::kHasEmptyView<View> &&
-    requires(const Tx& tx, TxValidationState& state, Cache& cache, View* base, const Outpoint& o, CoinT coin, int64_t& fee) {
-      Cache(base, true);
-      cache.HaveCoin(o);
-      cache.AddCoin(o, std::move(coin), false);
-      cache.SpendCoin(o);
-      { CheckTxInputs(tx, state, cache, 0, fee) } -> std::same_as<bool>;
-    };
+                        requires(const Tx& tx, TxValidationState& state, Cache& cache, View* base, const Outpoint& o,
+                                 CoinT coin, int64_t& fee) {
+                          Cache(base, true);
+                          cache.HaveCoin(o);
+                          cache.AddCoin(o, std::move(coin), false);
+                          cache.SpendCoin(o);
+                          { CheckTxInputs(tx, state, cache, 0, fee) } -> std::same_as<bool>;
+                        };
 }  // namespace core_features
 
+// clang-format off
 #define SUITE_CORE_TX_CHECK_FEATURES(X)                                                                            \
   X(check_transaction, central, "", "bool CheckTransaction(const CTransaction&, TxValidationState&) with "       \
     "GetRejectReason()", "",                                                                                     \
@@ -62,6 +64,7 @@ concept SpendCheckApi = Complete<Cache> && core_adapter::members::kHasEmptyView<
     "check:spends-across-a-block's-transactions",                                                                \
     (SpendCheckApi<CTransaction, CCoinsViewCache>))                                                           \
   /* new rows go above this line */
+// clang-format on
 
 namespace core_features {
 SUITE_CORE_TX_CHECK_FEATURES(SUITE_CORE_FEATURE_CONSTANT)

@@ -9,8 +9,8 @@
 //
 // SUITE_CORE_MEMBER_LAYER(Name) defines Name##Layer<Final, Base>: Base (with Base's constructors), plus,
 // where Base declares Name, an override of it that calls `Final::Do##Name` with the same arguments (Final: the
-// class at the end of the chain, CRTP). Do##Name may return what Name returns or anything that converts to it; where Name returns
-// bool and Do##Name returns nothing, the override returns true (a view that reports a refusal by throwing,
+// class at the end of the chain, CRTP). Do##Name may return what Name returns or anything that converts to it; where
+// Name returns bool and Do##Name returns nothing, the override returns true (a view that reports a refusal by throwing,
 // as Core's do since #33866, has applied what it was given). No override is marked `override`: a member
 // that is not virtual in some tree is then a plain member, never an error.
 #pragma once
@@ -36,29 +36,29 @@ R ReturnAs(F&& f) {
 
 }  // namespace core_adapter::members
 
-#define SUITE_CORE_MEMBER_OVERRIDE(Name, Qual, Self)                                                        \
-  template <class Final, class Base, class R, class C, class... A, bool kNoexcept>                        \
-  struct Name##Override<Final, Base, R (C::*)(A...) Qual noexcept(kNoexcept)> : Base {                     \
-    using Base::Base;                                                                                     \
-    R Name(A... a) Qual noexcept(kNoexcept) {                                                             \
-      return ::core_adapter::members::ReturnAs<R>(                                                        \
-          [&]() -> decltype(auto) { return static_cast<Self>(*this).Do##Name(std::forward<A>(a)...); });   \
-    }                                                                                                     \
+#define SUITE_CORE_MEMBER_OVERRIDE(Name, Qual, Self)                                                     \
+  template <class Final, class Base, class R, class C, class... A, bool kNoexcept>                       \
+  struct Name##Override<Final, Base, R (C::*)(A...) Qual noexcept(kNoexcept)> : Base {                   \
+    using Base::Base;                                                                                    \
+    R Name(A... a) Qual noexcept(kNoexcept) {                                                            \
+      return ::core_adapter::members::ReturnAs<R>(                                                       \
+          [&]() -> decltype(auto) { return static_cast<Self>(*this).Do##Name(std::forward<A>(a)...); }); \
+    }                                                                                                    \
   };
 
-#define SUITE_CORE_MEMBER_LAYER(Name)                                                                       \
-  template <class Final, class Base, class Pointer>                                                       \
-  struct Name##Override : Base {                                                                          \
-    using Base::Base;                                                                                     \
-  };                                                                                                      \
-  SUITE_CORE_MEMBER_OVERRIDE(Name, const, const Final&)                                                   \
-  SUITE_CORE_MEMBER_OVERRIDE(Name, , Final&)                                                              \
-  template <class Final, class Base, class = void>                                                        \
-  struct Name##Layer : Base {                                                                             \
-    using Base::Base;                                                                                     \
-  };                                                                                                      \
-  template <class Final, class Base>                                                                      \
-  struct Name##Layer<Final, Base, std::void_t<decltype(&Base::Name)>>                                     \
-      : Name##Override<Final, Base, decltype(&Base::Name)> {                                              \
-    using Name##Override<Final, Base, decltype(&Base::Name)>::Name##Override;                             \
+#define SUITE_CORE_MEMBER_LAYER(Name)                                         \
+  template <class Final, class Base, class Pointer>                           \
+  struct Name##Override : Base {                                              \
+    using Base::Base;                                                         \
+  };                                                                          \
+  SUITE_CORE_MEMBER_OVERRIDE(Name, const, const Final&)                       \
+  SUITE_CORE_MEMBER_OVERRIDE(Name, , Final&)                                  \
+  template <class Final, class Base, class = void>                            \
+  struct Name##Layer : Base {                                                 \
+    using Base::Base;                                                         \
+  };                                                                          \
+  template <class Final, class Base>                                          \
+  struct Name##Layer<Final, Base, std::void_t<decltype(&Base::Name)>>         \
+      : Name##Override<Final, Base, decltype(&Base::Name)> {                  \
+    using Name##Override<Final, Base, decltype(&Base::Name)>::Name##Override; \
   };

@@ -52,7 +52,8 @@ HARNESS_NO_FUZZ_COVERAGE void Decode(FuzzedDataProvider& fdp, harness::FramingCa
       default: r.size = fdp.ConsumeIntegralInRange<uint32_t>(0, harness::FramingCase::kMaxPayload);
     }
     r.seed = fdp.ConsumeIntegral<uint8_t>();
-    r.corruption = static_cast<harness::Corruption>(fdp.ConsumeIntegralInRange<uint8_t>(0, 2 * harness::kCorruptionCount));
+    r.corruption =
+        static_cast<harness::Corruption>(fdp.ConsumeIntegralInRange<uint8_t>(0, 2 * harness::kCorruptionCount));
     if (static_cast<uint8_t>(r.corruption) >= harness::kCorruptionCount) r.corruption = harness::Corruption::kNone;
     if (r.corruption != harness::Corruption::kNone) {
       r.where = fdp.ConsumeIntegral<uint16_t>();

@@ -18,7 +18,7 @@ HARNESS_NO_FUZZ_COVERAGE uint32_t ConsumeBlockSize(FuzzedDataProvider& fdp) {
     case 4: return fdp.ConsumeIntegralInRange<uint32_t>(0, 4);  // what fills the current file (the tester's)
     case 0: return fdp.ConsumeIntegralInRange<uint32_t>(81, 400);
     case 1: return fdp.ConsumeIntegralInRange<uint32_t>(400, 5000);
-    case 2: return fdp.ConsumeIntegralInRange<uint32_t>(15000, 22000);  // three or four a file
+    case 2: return fdp.ConsumeIntegralInRange<uint32_t>(15000, 22000);   // three or four a file
     default: return fdp.ConsumeIntegralInRange<uint32_t>(65000, 70000);  // around a file of its own
   }
 }

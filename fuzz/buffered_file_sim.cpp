@@ -59,7 +59,8 @@ HARNESS_NO_FUZZ_COVERAGE std::optional<harness::BufferedFileStep> DecodeStep(Fuz
     case BufferedFileOp::kSetPos:
       s.anchor = fdp.ConsumeIntegral<uint8_t>();
       // Mostly next to the anchor, where the buffer's edges are.
-      s.delta = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int32_t>(-8, 8) : fdp.ConsumeIntegralInRange<int32_t>(-70000, 70000);
+      s.delta = fdp.ConsumeBool() ? fdp.ConsumeIntegralInRange<int32_t>(-8, 8)
+                                  : fdp.ConsumeIntegralInRange<int32_t>(-70000, 70000);
       break;
     case BufferedFileOp::kFindByte:
       s.byte = fdp.ConsumeBool() ? kPlanted[fdp.ConsumeIntegralInRange<size_t>(0, std::size(kPlanted) - 1)]

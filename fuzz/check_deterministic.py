@@ -18,6 +18,7 @@ grows at some inputs, not at every run of one.
 
 Exit 1 on a difference, 2 when the replay fails or observes nothing.
 """
+
 import math
 import os
 import subprocess
@@ -34,7 +35,7 @@ def segments(log):
     for line in log.splitlines():
         if line.startswith("input "):
             current = []
-            runs.setdefault(line[len("input "):], []).append(current)
+            runs.setdefault(line[len("input ") :], []).append(current)
         elif current is not None:
             current.append(line)
     return runs
@@ -51,10 +52,21 @@ def main():
     rounds = 1 + math.ceil(OTHERS / len(seeds))
     work.mkdir(parents=True, exist_ok=True)
     log = work / "observed.log"
-    env = dict(os.environ, FUZZ=target, SUITE_OBSERVE=str(log), SUITE_REPLAY_STOP_AT_FIRST="1",
-               SUITE_REPLAY_COUNT_ALLOCATIONS="1")
-    proc = subprocess.run([fuzz, *map(str, seeds * rounds)], env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, errors="replace")
+    env = dict(
+        os.environ,
+        FUZZ=target,
+        SUITE_OBSERVE=str(log),
+        SUITE_REPLAY_STOP_AT_FIRST="1",
+        SUITE_REPLAY_COUNT_ALLOCATIONS="1",
+    )
+    proc = subprocess.run(
+        [fuzz, *map(str, seeds * rounds)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+    )
     if proc.returncode != 0:
         print(proc.stdout[-4000:], f"\nthe replay failed (exit {proc.returncode})", file=sys.stderr)
         return 2
@@ -66,9 +78,12 @@ def main():
     for seed in seeds:
         later = kept.get(seed.name, [])[1:]
         if later and all(k > 0 for k in later):
-            print(f"{target}: {seed} allocates more than it frees on every run after its first ({later}): state "
-                  f"kept across inputs, or a leak the sanitizer was told to ignore; libFuzzer runs a whole-heap "
-                  f"leak scan after every such input", file=sys.stderr)
+            print(
+                f"{target}: {seed} allocates more than it frees on every run after its first ({later}): state "
+                f"kept across inputs, or a leak the sanitizer was told to ignore; libFuzzer runs a whole-heap "
+                f"leak scan after every such input",
+                file=sys.stderr,
+            )
             return 1
     runs = segments(log.read_text(errors="replace"))
     records = 0
@@ -77,17 +92,22 @@ def main():
         if first != last:
             i = next((i for i, (a, b) in enumerate(zip(first, last)) if a != b), min(len(first), len(last)))
             show = lambda r: r[i] if i < len(r) else "(no more records)"  # noqa: B023 (called in this iteration)
-            print(f"{target}: {seed} observed differently on its last run (after at least {OTHERS} other inputs) "
-                  f"than on its first, at record {i}:\n  first: {show(first)}\n  last:  {show(last)}\n"
-                  f"(the whole log: {log})", file=sys.stderr)
+            print(
+                f"{target}: {seed} observed differently on its last run (after at least {OTHERS} other inputs) "
+                f"than on its first, at record {i}:\n  first: {show(first)}\n  last:  {show(last)}\n"
+                f"(the whole log: {log})",
+                file=sys.stderr,
+            )
             return 1
         records += len(first)
     if records == 0:
         print(f"{target}: no seed observed anything: the comparison would prove nothing", file=sys.stderr)
         return 2
-    print(f"{target}: {len(seeds)} seeds, {len(seeds) * rounds} inputs in one process: each seed observed the same "
-          f"on its first run and after at least {OTHERS} others ({records} records)" +
-          ("; no seed kept memory on every run" if kept else "; allocations not counted (no sanitizer)"))
+    print(
+        f"{target}: {len(seeds)} seeds, {len(seeds) * rounds} inputs in one process: each seed observed the same "
+        f"on its first run and after at least {OTHERS} others ({records} records)"
+        + ("; no seed kept memory on every run" if kept else "; allocations not counted (no sanitizer)")
+    )
     return 0
 
 

@@ -13,6 +13,7 @@ meaning there, and fails this. WORK is a scratch folder for the logs.
 
 Exit 1 on a difference, 2 when a replay fails or observes nothing.
 """
+
 import os
 import subprocess
 import sys
@@ -26,7 +27,7 @@ def segments(log):
     runs, current = {}, None
     for line in log.splitlines():
         if line.startswith("input "):
-            current = runs.setdefault(line[len("input "):], [])
+            current = runs.setdefault(line[len("input ") :], [])
         elif current is not None:
             current.append(line)
     return runs
@@ -57,17 +58,23 @@ def main():
             return 2
         using = [name for name, records in extended.items() if any(MARK in r for r in records)]
         changed = [name for name in sorted(plain) if extended.get(name) != plain[name] and name not in using]
-        print(f"{target}: {len(plain)} inputs, {len(using)} using the extra operation's id, {len(changed)} changed "
-              "without using it")
+        print(
+            f"{target}: {len(plain)} inputs, {len(using)} using the extra operation's id, {len(changed)} changed "
+            "without using it"
+        )
         for name in changed[:3]:
             a, b = plain[name], extended.get(name, [])
             at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-            print(f"  {inputs / name}: record {at}: {a[at] if at < len(a) else '(none)'!r} without the extra "
-                  f"operation, {b[at] if at < len(b) else '(none)'!r} with it")
+            print(
+                f"  {inputs / name}: record {at}: {a[at] if at < len(a) else '(none)'!r} without the extra "
+                f"operation, {b[at] if at < len(b) else '(none)'!r} with it"
+            )
         differing += len(changed)
     if differing:
-        print(f"{differing} stored inputs changed meaning when an operation was added: the op byte must map to an "
-              "id through the list's fixed table (fuzz::ConsumeOp), never through the count")
+        print(
+            f"{differing} stored inputs changed meaning when an operation was added: the op byte must map to an "
+            "id through the list's fixed table (fuzz::ConsumeOp), never through the count"
+        )
         return 1
     return 0
 

@@ -24,8 +24,12 @@ HARNESS_NO_FUZZ_COVERAGE uint32_t ConsumeLength(FuzzedDataProvider& fdp) {
   // Lengths past a 64 KiB buffer are the expensive ones (a one-byte writer buffer makes one write call per
   // byte): one class in eight.
   switch (fdp.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: case 1: case 2: return fdp.ConsumeIntegralInRange<uint32_t>(0, 16);
-    case 3: case 4: case 5: return fdp.ConsumeIntegralInRange<uint32_t>(0, 300);
+    case 0:
+    case 1:
+    case 2: return fdp.ConsumeIntegralInRange<uint32_t>(0, 16);
+    case 3:
+    case 4:
+    case 5: return fdp.ConsumeIntegralInRange<uint32_t>(0, 300);
     case 6: return fdp.ConsumeIntegralInRange<uint32_t>(4000, 4200);  // across the 4 KiB write chunk
     default: return fdp.ConsumeIntegralInRange<uint32_t>(60000, harness::FileIoTester::kMaxLen);
   }
@@ -77,16 +81,12 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (
         step.len = ConsumeLength(fdp);
         step.mech = fdp.ConsumeIntegral<uint8_t>();
         break;
-      case FileOp::kIgnore:
-        step.len = ConsumeLength(fdp);
-        break;
+      case FileOp::kIgnore: step.len = ConsumeLength(fdp); break;
       case FileOp::kSeekSet:
       case FileOp::kSeekCur:
       case FileOp::kSeekEnd:
       case FileOp::kReopen:
-      case FileOp::kTruncate:
-        step.target = ConsumeTarget(fdp);
-        break;
+      case FileOp::kTruncate: step.target = ConsumeTarget(fdp); break;
       case FileOp::kClose:
         step.target = ConsumeTarget(fdp);
         step.mech = fdp.ConsumeIntegral<uint8_t>();
@@ -101,11 +101,8 @@ HARNESS_NO_FUZZ_COVERAGE int Decode(FuzzedDataProvider& fdp, harness::FileStep (
         step.len = fdp.ConsumeIntegral<uint8_t>();
         step.mech = fdp.ConsumeIntegral<uint8_t>();
         break;
-      case FileOp::kReaderOpen:
-        step.mech = fdp.ConsumeIntegral<uint8_t>();
-        break;
-      default:
-        break;
+      case FileOp::kReaderOpen: step.mech = fdp.ConsumeIntegral<uint8_t>(); break;
+      default: break;
     }
   }
   return n;

@@ -144,14 +144,13 @@ void HandleInfoFlags(int argc, char** argv);
 
 }  // namespace fuzz
 
-#define FUZZ_TARGET(NAME)                                                        \
-  static void NAME##_fuzz_target(::fuzz::Buffer buffer);                         \
-  [[maybe_unused]] static const bool NAME##_fuzz_registered =                    \
-      ::fuzz::Register(#NAME, NAME##_fuzz_target);                               \
+#define FUZZ_TARGET(NAME)                                                                                  \
+  static void NAME##_fuzz_target(::fuzz::Buffer buffer);                                                   \
+  [[maybe_unused]] static const bool NAME##_fuzz_registered = ::fuzz::Register(#NAME, NAME##_fuzz_target); \
   static void NAME##_fuzz_target(::fuzz::Buffer buffer)
 
-#define FUZZ_TARGET_INFO(NAME)                                                   \
-  static ::fuzz::TargetInfo NAME##_fuzz_target_info();                           \
-  [[maybe_unused]] static const bool NAME##_fuzz_info_registered =               \
-      ::fuzz::RegisterInfo(#NAME, NAME##_fuzz_target_info);                      \
+#define FUZZ_TARGET_INFO(NAME)                                     \
+  static ::fuzz::TargetInfo NAME##_fuzz_target_info();             \
+  [[maybe_unused]] static const bool NAME##_fuzz_info_registered = \
+      ::fuzz::RegisterInfo(#NAME, NAME##_fuzz_target_info);        \
   static ::fuzz::TargetInfo NAME##_fuzz_target_info()

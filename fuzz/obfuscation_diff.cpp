@@ -36,7 +36,8 @@ FUZZ_TARGET(obfuscation_diff) {
   c.length = fdp.ConsumeIntegralInRange<uint32_t>(0, harness::ObfuscationCase::kMaxLength);
   c.alignment = fdp.ConsumeIntegralInRange<uint8_t>(0, 7);
   c.data_seed = fdp.ConsumeIntegral<uint32_t>();
-  while (fdp.remaining_bytes() > 0 && c.chunks.size() < 64) c.chunks.push_back(fdp.ConsumeIntegralInRange<uint32_t>(0, 40));
+  while (fdp.remaining_bytes() > 0 && c.chunks.size() < 64)
+    c.chunks.push_back(fdp.ConsumeIntegralInRange<uint32_t>(0, 40));
   harness::CheckObfuscationCase(c);
 }
 

@@ -162,13 +162,13 @@ bool EditOps(OpLayoutFn layout, Ops& ops, harness::Rng& rng) {
     case kCode: {
       if (n == 0) return false;
       Bytes& op = ops.ops[rng.Below(n)];
-      Bytes edited = Rebuild(layout, ops.header, rng, Bytes(op.begin(), op.end() - 1), static_cast<uint8_t>(rng.Next()));
+      Bytes edited =
+          Rebuild(layout, ops.header, rng, Bytes(op.begin(), op.end() - 1), static_cast<uint8_t>(rng.Next()));
       if (edited.empty() || edited == op) return false;
       op = std::move(edited);
       return true;
     }
-    case kEditCount:
-      break;
+    case kEditCount: break;
   }
   return false;
 }

@@ -26,7 +26,6 @@ using ByteMutator = size_t (*)(uint8_t* data, size_t size, size_t max_size);
 // Percent of the mutations left to `byte_mutator`.
 inline constexpr unsigned kByteLevelPercent = 25;
 
-
 // Mutates data[0, size) in place into at most `max_size` bytes; returns the new size. Without a layout, or
 // for the byte-level share, calls `byte_mutator`.
 size_t MutateOps(OpLayoutFn layout, ByteMutator byte_mutator, uint8_t* data, size_t size, size_t max_size,

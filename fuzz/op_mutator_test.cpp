@@ -27,7 +27,8 @@ constexpr int kMutantsPerSeed = 40;
 int g_failures = 0;
 
 void Fail(std::string_view target, const std::string& what) {
-  if (++g_failures <= 20) std::fprintf(stderr, "FAIL %.*s: %s\n", static_cast<int>(target.size()), target.data(), what.c_str());
+  if (++g_failures <= 20)
+    std::fprintf(stderr, "FAIL %.*s: %s\n", static_cast<int>(target.size()), target.data(), what.c_str());
 }
 
 // The header and operations of `input` as the decoder reads them (in read order), and the unread bytes.
@@ -44,7 +45,8 @@ Read Decode(fuzz::OpLayoutFn layout, const Bytes& input) {
   Read r;
   size_t end = input.size();
   for (size_t i = 0; i < l.marks.size(); ++i) {
-    Bytes part(input.begin() + static_cast<std::ptrdiff_t>(l.marks[i]), input.begin() + static_cast<std::ptrdiff_t>(end));
+    Bytes part(input.begin() + static_cast<std::ptrdiff_t>(l.marks[i]),
+               input.begin() + static_cast<std::ptrdiff_t>(end));
     if (i == 0) {
       r.header = std::move(part);
     } else if (!part.empty()) {
@@ -110,7 +112,8 @@ void CheckTarget(std::string_view name, const fuzz::TargetInfo& info, const std:
     // A splice of the seed with the first seed.
     const Read other = Decode(layout, seeds.front());
     Bytes out(max_size);
-    out.resize(fuzz::CrossOverOps(layout, fuzz::Buffer(input), fuzz::Buffer(seeds.front()), out.data(), max_size, seed));
+    out.resize(
+        fuzz::CrossOverOps(layout, fuzz::Buffer(input), fuzz::Buffer(seeds.front()), out.data(), max_size, seed));
     if (!out.empty()) {
       const Read spliced = Decode(layout, out);
       size_t i = 0;
@@ -122,10 +125,12 @@ void CheckTarget(std::string_view name, const fuzz::TargetInfo& info, const std:
         joined = std::search(other.ops.begin(), other.ops.end(), spliced.ops.begin() + static_cast<std::ptrdiff_t>(k),
                              spliced.ops.end()) != other.ops.end();
       }
-      if (spliced.header != before.header || !joined) Fail(name, "a splice is not a prefix of one input and a suffix of the other");
+      if (spliced.header != before.header || !joined)
+        Fail(name, "a splice is not a prefix of one input and a suffix of the other");
     }
   }
-  const double differ_share = op_level ? 100.0 * differ / op_level : 0, byte_share = total ? 100.0 * byte_level / total : 0;
+  const double differ_share = op_level ? 100.0 * differ / op_level : 0,
+               byte_share = total ? 100.0 * byte_level / total : 0;
   std::printf("%-20.*s %5zu mutants: %5.1f%% operation-level, of which %5.1f%% differ; %5.1f%% byte-level\n",
               static_cast<int>(name.size()), name.data(), total, 100.0 - byte_share, differ_share, byte_share);
   if (op_level == 0 || differ_share < 90) Fail(name, "fewer than 90% of the operation-level mutants differ");
@@ -151,7 +156,8 @@ int main(int argc, char** argv) {
     }
     std::sort(paths.begin(), paths.end());
     std::vector<Bytes> seeds;
-    for (size_t i = 0; i < paths.size() && seeds.size() < 50; i += 1 + paths.size() / 50) seeds.push_back(ReadFile(paths[i]));
+    for (size_t i = 0; i < paths.size() && seeds.size() < 50; i += 1 + paths.size() / 50)
+      seeds.push_back(ReadFile(paths[i]));
     if (seeds.empty()) {
       Fail(name, "no seeds");
       continue;

@@ -24,7 +24,7 @@ namespace {
 // What a child tells its parent, in a page they share: written by the child, read by the parent once the
 // child has ended. Lock-free atomics, so that a store is in the page before the input that follows it runs.
 struct ChildState {
-  static constexpr uint64_t kNotStarted = UINT64_MAX;  // no input started yet
+  static constexpr uint64_t kNotStarted = UINT64_MAX;   // no input started yet
   static constexpr uint64_t kAllDone = UINT64_MAX - 1;  // the last input returned
   std::atomic<uint64_t> running{kNotStarted};           // the input started last, or one of the two above
   std::atomic<uint64_t> output_at{0};                   // where in the child's stderr that input's output starts
@@ -86,8 +86,8 @@ std::string ReadRange(int fd, uint64_t from, uint64_t to) {
   std::string out;
   char buffer[1 << 16];
   while (from < to) {
-    const ssize_t n = pread(fd, buffer, static_cast<size_t>(std::min<uint64_t>(sizeof buffer, to - from)),
-                            static_cast<off_t>(from));
+    const ssize_t n =
+        pread(fd, buffer, static_cast<size_t>(std::min<uint64_t>(sizeof buffer, to - from)), static_cast<off_t>(from));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     out.append(buffer, static_cast<size_t>(n));
@@ -217,11 +217,13 @@ Outcome RunKeepGoing(size_t count, const RunInput& run, const DescribeInput& des
 void PrintSummary(std::FILE* out, std::string_view target, size_t count, const Outcome& outcome) {
   const int target_len = static_cast<int>(target.size());
   const size_t distinct = outcome.failures.size();
-  std::fprintf(out, "\nreplay: %.*s: %zu of %zu inputs failed, %zu distinct failure%s; the smallest input of each "
-               "and its report:\n", target_len, target.data(), outcome.failed, count, distinct, distinct == 1 ? "" : "s");
+  std::fprintf(out,
+               "\nreplay: %.*s: %zu of %zu inputs failed, %zu distinct failure%s; the smallest input of each "
+               "and its report:\n",
+               target_len, target.data(), outcome.failed, count, distinct, distinct == 1 ? "" : "s");
   for (size_t k = 0; k < distinct; ++k) {
     const Failure& f = outcome.failures[k];
-    const std::string size = f.smallest == kAtExit                ? "no input"
+    const std::string size = f.smallest == kAtExit          ? "no input"
                              : f.input.size == kUnknownSize ? "standard input"
                                                             : std::to_string(f.input.size) + " bytes";
     std::fprintf(out, "\nreplay: failure %zu of %zu, %zu input%s: %s\n", k + 1, distinct, f.count,
@@ -233,7 +235,8 @@ void PrintSummary(std::FILE* out, std::string_view target, size_t count, const O
   }
   std::fprintf(out, "\nreplay: %.*s: %zu of %zu inputs failed:\n", target_len, target.data(), outcome.failed, count);
   for (const Failure& f : outcome.failures) {
-    std::fprintf(out, "replay:   %zu x %s%s\n", f.count, f.signature.c_str(), f.smallest == kAtExit ? " (at exit)" : "");
+    std::fprintf(out, "replay:   %zu x %s%s\n", f.count, f.signature.c_str(),
+                 f.smallest == kAtExit ? " (at exit)" : "");
   }
   std::fflush(out);
 }

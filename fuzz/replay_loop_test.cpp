@@ -47,9 +47,9 @@ struct Case {
 // Sizes chosen so that the smallest failing input of a kind is not the first to fail so, and two checks tie
 // in size (d.check, f.check: the first by name is shown). A passing input comes last.
 constexpr std::array kInputs{
-    Case{"a.print", 10, Act::kPrint},  Case{"b.check", 30, Act::kCheck},  Case{"c.pass", 5, Act::kPass},
-    Case{"d.check", 20, Act::kCheck},  Case{"e.throw", 7, Act::kThrow},   Case{"f.check", 20, Act::kCheck},
-    Case{"g.signal", 3, Act::kSignal}, Case{"h.exit", 4, Act::kExit},     Case{"i.assert", 9, Act::kAssert},
+    Case{"a.print", 10, Act::kPrint},      Case{"b.check", 30, Act::kCheck},      Case{"c.pass", 5, Act::kPass},
+    Case{"d.check", 20, Act::kCheck},      Case{"e.throw", 7, Act::kThrow},       Case{"f.check", 20, Act::kCheck},
+    Case{"g.signal", 3, Act::kSignal},     Case{"h.exit", 4, Act::kExit},         Case{"i.assert", 9, Act::kAssert},
     Case{"j.uaf", 41, Act::kUseAfterFree}, Case{"k.uaf", 40, Act::kUseAfterFree}, Case{"l.pass", 1, Act::kPass},
 };
 
@@ -67,6 +67,10 @@ void Expect(bool ok, const std::string& what) {
 // The one check every kCheck input fails, so that they share a signature.
 void FailingCheck(const char* name) { HARNESS_CHECK(name == nullptr, "input ", name, " fails on purpose"); }
 
+// The one assertion every kAssert input fails (builds without NDEBUG); its signature names the line.
+void FailingAssert([[maybe_unused]] const char* name) { assert(name == nullptr && "fails on purpose"); }
+constexpr int kAssertLine = __LINE__ - 1;
+
 [[gnu::noinline]] void ReadAfterFree() {
   int* block = new int[4]{1, 2, 3, 4};
   delete[] block;
@@ -80,35 +84,18 @@ bool Perform(const std::vector<Case>& cases, size_t index) {
   const Case& c = cases[index];
   g_runs[index].fetch_add(1);
   switch (c.act) {
-    case Act::kPass:
-      return true;
-    case Act::kPrint:
-      std::fprintf(stderr, "%s passes and says so\n", c.name);
-      return true;
-    case Act::kCheck:
-      FailingCheck(c.name);
-      return true;
-    case Act::kThrow:
-      throw std::runtime_error(std::string(c.name) + " throws");
-    case Act::kSignal:
-      std::raise(SIGTERM);
-      return true;
-    case Act::kExit:
-      std::_Exit(3);
-    case Act::kAssert:
-#ifndef NDEBUG
-      assert(c.name == nullptr && "fails on purpose");
-#endif
-      return true;
+    case Act::kPass: return true;
+    case Act::kPrint: std::fprintf(stderr, "%s passes and says so\n", c.name); return true;
+    case Act::kCheck: FailingCheck(c.name); return true;
+    case Act::kThrow: throw std::runtime_error(std::string(c.name) + " throws");
+    case Act::kSignal: std::raise(SIGTERM); return true;
+    case Act::kExit: std::_Exit(3);
+    case Act::kAssert: FailingAssert(c.name); return true;
     case Act::kUseAfterFree:
       if (REPLAY_TEST_ASAN) ReadAfterFree();
       return true;
-    case Act::kUnreadable:
-      std::fprintf(stderr, "%s cannot be read\n", c.name);
-      return false;
-    case Act::kExitFails:
-      std::atexit(ExitFailsHandler);
-      return true;
+    case Act::kUnreadable: std::fprintf(stderr, "%s cannot be read\n", c.name); return false;
+    case Act::kExitFails: std::atexit(ExitFailsHandler); return true;
   }
   return true;
 }
@@ -174,7 +161,8 @@ void ExpectFailure(const Outcome& outcome, std::string_view part, size_t count, 
   const Failure* f = Find(outcome, part);
   Expect(f != nullptr, "a failure with a signature holding " + std::string(part));
   if (f == nullptr) return;
-  Expect(f->count == count, f->signature + ": " + std::to_string(f->count) + " inputs, expected " + std::to_string(count));
+  Expect(f->count == count,
+         f->signature + ": " + std::to_string(f->count) + " inputs, expected " + std::to_string(count));
   const std::string shown = f->smallest == fuzz::replay::kAtExit ? "(at exit)" : f->input.name;
   Expect(shown == smallest, f->signature + ": smallest " + shown + ", expected " + std::string(smallest));
 }
@@ -195,22 +183,28 @@ void TestKeepsGoing() {
 #endif
   Expect(!outcome.stopped, "the loop ran to the end");
   Expect(outcome.failed == 6 + asserts + uaf, "failed inputs: " + std::to_string(outcome.failed));
-  Expect(outcome.failures.size() == 4 + asserts + (uaf ? 1 : 0), "distinct failures: " + std::to_string(outcome.failures.size()));
+  Expect(outcome.failures.size() == 4 + asserts + (uaf ? 1 : 0),
+         "distinct failures: " + std::to_string(outcome.failures.size()));
   ExpectFailure(outcome, "signature: replay_loop_test:-:fuzz/replay_loop_test.cpp:", 3, "d.check");
   ExpectFailure(outcome, "terminate called after throwing an instance of 'std::runtime_error'", 1, "e.throw");
   ExpectFailure(outcome, "fatal signal SIGTERM", 1, "g.signal");
   ExpectFailure(outcome, "exit status 3", 1, "h.exit");
   // An assertion and a sanitizer's report come with the failure report's signature (harness/failure_report.h).
-  if (asserts) ExpectFailure(outcome, "signature: replay_loop_test:-:assert:replay_loop_test.cpp:100", 1, "i.assert");
+  if (asserts)
+    ExpectFailure(outcome, "signature: replay_loop_test:-:assert:replay_loop_test.cpp:" + std::to_string(kAssertLine),
+                  1, "i.assert");
   if (uaf) ExpectFailure(outcome, "signature: replay_loop_test:-:AddressSanitizer:heap-use-after-free", 2, "k.uaf");
   if (const Failure* check = Find(outcome, "signature: ")) {
     Expect(Has(check->report, "input d.check fails on purpose") && !Has(check->report, "b.check"),
            "the check's report is d.check's:\n" + check->report);
   }
   if (const Failure* sanitizer = Find(outcome, "AddressSanitizer")) {
-    Expect(!Has(sanitizer->signature, "0x") || Has(sanitizer->signature, "0x?"), "no address in " + sanitizer->signature);
-    Expect(Has(sanitizer->report, "SUMMARY: AddressSanitizer: heap-use-after-free "), "the sanitizer's own summary "
-           "stays in the report:\n" + sanitizer->report);
+    Expect(!Has(sanitizer->signature, "0x") || Has(sanitizer->signature, "0x?"),
+           "no address in " + sanitizer->signature);
+    Expect(Has(sanitizer->report, "SUMMARY: AddressSanitizer: heap-use-after-free "),
+           "the sanitizer's own summary "
+           "stays in the report:\n" +
+               sanitizer->report);
   }
   // What passing inputs print is passed on once; each failing input gets one line as it fails.
   Expect(Occurrences(output, "a.print passes and says so\n") == 1, "a.print's output passed on once");
@@ -225,8 +219,9 @@ void TestKeepsGoing() {
   Expect(Has(summary, "replay:   1 x fatal signal SIGTERM\n"), "the signal's line");
   Expect(Has(summary, "replay: smallest: d.check (20 bytes); its report:\nsignature: replay_loop_test:"),
          "d.check's report follows its name");
-  if (uaf) Expect(Has(summary, "replay:   2 x signature: replay_loop_test:-:AddressSanitizer:heap-use-after-free\n"),
-                  "the sanitizer's line");
+  if (uaf)
+    Expect(Has(summary, "replay:   2 x signature: replay_loop_test:-:AddressSanitizer:heap-use-after-free\n"),
+           "the sanitizer's line");
 }
 
 // An input that cannot be run stops the loop (status 2); one that fails as its process exits is no input's.
@@ -251,12 +246,12 @@ void TestStopsAndExits() {
 void TestSignatures() {
   using fuzz::replay::FailureSignature;
   const int aborted = SIGABRT;  // a wait status: killed by SIGABRT
-  Expect(FailureSignature("x\nsignature: t:Op:harness/a.cpp:3\nSUMMARY: AddressSanitizer: SEGV\n", aborted, "/work/in") ==
-             "signature: t:Op:harness/a.cpp:3",
+  Expect(FailureSignature("x\nsignature: t:Op:harness/a.cpp:3\nSUMMARY: AddressSanitizer: SEGV\n", aborted,
+                          "/work/in") == "signature: t:Op:harness/a.cpp:3",
          "a harness signature comes first");
   Expect(FailureSignature("==123==ERROR: AddressSanitizer: SEGV on 0x1234\nSUMMARY: AddressSanitizer: SEGV "
-                          "(/bin/fuzz+0xdeadbeef) in f\n==123==ABORTING\n", 1 << 8, "/work/in") ==
-             "SUMMARY: AddressSanitizer: SEGV (/bin/fuzz+0x?) in f",
+                          "(/bin/fuzz+0xdeadbeef) in f\n==123==ABORTING\n",
+                          1 << 8, "/work/in") == "SUMMARY: AddressSanitizer: SEGV (/bin/fuzz+0x?) in f",
          "addresses are stripped");
   Expect(FailureSignature("SUMMARY: AddressSanitizer: 24 byte(s) leaked in 1 allocation(s).\n", 1 << 8, "") ==
              "SUMMARY: AddressSanitizer: ? byte(s) leaked in ? allocation(s).",

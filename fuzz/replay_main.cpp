@@ -50,8 +50,9 @@ extern "C" [[gnu::weak]] void __sanitizer_set_death_callback(void (*callback)())
 // Set in a build with coverage instrumentation: writes the profile, which a dying process would not.
 extern "C" [[gnu::weak]] int __llvm_profile_write_file();
 // Set when a sanitizer runtime is linked: hooks called on every allocation and free.
-extern "C" [[gnu::weak]] int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, size_t),
-                                                                      void (*free_hook)(const volatile void*));
+extern "C" [[gnu::weak]] int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
+                                                                                           size_t),
+                                                                       void (*free_hook)(const volatile void*));
 
 namespace {
 
@@ -102,9 +103,8 @@ bool ListFiles(const char* dir, std::vector<std::string>& out) {
     struct stat status;
     // d_type says what the entry is, unless the file system does not tell or it is a link (followed, as
     // std::filesystem::is_regular_file does).
-    const bool regular = entry->d_type == DT_REG ||
-                         ((entry->d_type == DT_UNKNOWN || entry->d_type == DT_LNK) && stat(path.c_str(), &status) == 0 &&
-                          S_ISREG(status.st_mode));
+    const bool regular = entry->d_type == DT_REG || ((entry->d_type == DT_UNKNOWN || entry->d_type == DT_LNK) &&
+                                                     stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode));
     if (regular) out.push_back(std::move(path));
     errno = 0;
   }
@@ -126,7 +126,8 @@ bool ReadFile(const std::string& path, std::vector<uint8_t>& out) {
 int main(int argc, char** argv) {
   fuzz::HandleInfoFlags(argc, argv);
   if (argc < 2 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0) {
-    std::fprintf(stderr, "usage: FUZZ=target %s PATH...  (files, directories, or - for stdin)\n"
+    std::fprintf(stderr,
+                 "usage: FUZZ=target %s PATH...  (files, directories, or - for stdin)\n"
                  "       %s --list | --dict=TARGET | --options=TARGET\n"
                  "SUITE_REPLAY_STOP_AT_FIRST=1: run the inputs in this process and stop at the first that fails\n",
                  argv[0], argv[0]);
@@ -203,7 +204,8 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (!run(i)) return 2;
     }
-    std::fprintf(stderr, "replay: %.*s: %zu inputs passed\n", static_cast<int>(name.size()), name.data(), inputs.size());
+    std::fprintf(stderr, "replay: %.*s: %zu inputs passed\n", static_cast<int>(name.size()), name.data(),
+                 inputs.size());
     return 0;
   }
 
@@ -216,7 +218,8 @@ int main(int argc, char** argv) {
   if (!outcome.failures.empty()) {
     fuzz::replay::PrintSummary(stderr, name, inputs.size(), outcome);
   } else if (!outcome.stopped) {
-    std::fprintf(stderr, "replay: %.*s: %zu inputs passed\n", static_cast<int>(name.size()), name.data(), inputs.size());
+    std::fprintf(stderr, "replay: %.*s: %zu inputs passed\n", static_cast<int>(name.size()), name.data(),
+                 inputs.size());
   }
   const int status = outcome.stopped ? 2 : outcome.failures.empty() ? 0 : 1;
   // Without exit handlers: this process ran no input, so it has no coverage profile to write (one would

@@ -66,10 +66,22 @@ std::string Normalize(std::string_view line, std::string_view input) {
 
 std::string SignalName(int sig) {
   static constexpr std::array<std::pair<int, const char*>, 16> kNames{{
-      {SIGABRT, "SIGABRT"}, {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
-      {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGKILL, "SIGKILL"},
-      {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},
-      {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+      {SIGABRT, "SIGABRT"},
+      {SIGSEGV, "SIGSEGV"},
+      {SIGBUS, "SIGBUS"},
+      {SIGFPE, "SIGFPE"},
+      {SIGILL, "SIGILL"},
+      {SIGTRAP, "SIGTRAP"},
+      {SIGSYS, "SIGSYS"},
+      {SIGKILL, "SIGKILL"},
+      {SIGTERM, "SIGTERM"},
+      {SIGINT, "SIGINT"},
+      {SIGQUIT, "SIGQUIT"},
+      {SIGHUP, "SIGHUP"},
+      {SIGPIPE, "SIGPIPE"},
+      {SIGALRM, "SIGALRM"},
+      {SIGXCPU, "SIGXCPU"},
+      {SIGXFSZ, "SIGXFSZ"},
   }};
   for (const auto& [number, name] : kNames) {
     if (number == sig) return name;

@@ -25,9 +25,9 @@ std::map<std::string, const Behaviour*>& Registry() {
 bool Decide(const Behaviour& b) {
   // The child records no observations and no coverage of its own: a review's log and profile are the
   // asking process's.
-  const ChildRun run = RunChild(SelfPath(), {}, {std::string("SUITE_BEHAVIOUR_SCENARIO=") + b.name,
-                                                 "LLVM_PROFILE_FILE=/dev/null"},
-                                {"SUITE_OBSERVE", "FUZZ"});
+  const ChildRun run =
+      RunChild(SelfPath(), {}, {std::string("SUITE_BEHAVIOUR_SCENARIO=") + b.name, "LLVM_PROFILE_FILE=/dev/null"},
+               {"SUITE_OBSERVE", "FUZZ"});
   if (run.exited && (run.status == 0 || run.status == 1)) return run.status == 1;
   if (!run.exited && run.output.find(kReached) != std::string::npos) return true;
   throw std::logic_error(std::string("behaviour ") + b.name + ": its scenario ended neither way (" +

@@ -12,10 +12,10 @@
 namespace harness {
 
 struct Behaviour {
-  const char* name;     // the scenario's name (SUITE_BEHAVIOUR_SCENARIO=<name> runs it)
-  const char* first;    // the first form, for people: the one the embedded subject has
-  const char* second;   // the second form
-  int (*scenario)();    // the scenario; run only in the child
+  const char* name;    // the scenario's name (SUITE_BEHAVIOUR_SCENARIO=<name> runs it)
+  const char* first;   // the first form, for people: the one the embedded subject has
+  const char* second;  // the second form
+  int (*scenario)();   // the scenario; run only in the child
 };
 
 // What a scenario prints once it has reached the call whose form ends the process.

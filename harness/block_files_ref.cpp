@@ -14,8 +14,8 @@ Hash256 UndoChecksumRef(const Hash256& prev_block_hash, std::span<const uint8_t>
   return DoubleSha256Ref(message);
 }
 
-void EncodeRecordRef(std::vector<uint8_t>& out, bool undo, const seam::MessageStart& magic, const Hash256& prev_block_hash,
-                     std::span<const uint8_t> payload) {
+void EncodeRecordRef(std::vector<uint8_t>& out, bool undo, const seam::MessageStart& magic,
+                     const Hash256& prev_block_hash, std::span<const uint8_t> payload) {
   out.insert(out.end(), magic.begin(), magic.end());
   const uint64_t size = payload.size();
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(size >> (8 * i)));

@@ -28,7 +28,6 @@ void Payload(const FramingCase& c, std::vector<uint8_t>& out, uint32_t size, uin
   RecordPayload(c.undo, out, size, seed);
 }
 
-
 struct CaseTrace {
   const FramingCase* c;
   std::string ToString() const { return c->ToString(); }
@@ -114,11 +113,11 @@ void CheckParts(const FramingCase& c, std::span<const uint8_t> plain, seam::Auto
         HARNESS_CHECK(!ref.ok, "part ", j, " [", offset, ", +", size, ") of the record at ", at,
                       ": the subject rejected a part the reference reads: ", e.what());
         HARNESS_CHECK(e.kind() == ref.error, "part ", j, " [", offset, ", +", size, ") of the record at ", at,
-                      ": error '", ToString(e.kind()), "', the reference says '", ToString(ref.error), "' (",
-                      e.what(), ")");
+                      ": error '", ToString(e.kind()), "', the reference says '", ToString(ref.error), "' (", e.what(),
+                      ")");
         if (e.kind() != seam::FramingError::Kind::kTruncated || seam::kTruncatedRecordAllocatesNothing) {
-          HARNESS_CHECK_EQ(part.capacity(), size_t{0}, "part ", j, " [", offset, ", +", size, ") of the record at ",
-                           at, ": memory allocated for a rejected part");
+          HARNESS_CHECK_EQ(part.capacity(), size_t{0}, "part ", j, " [", offset, ", +", size, ") of the record at ", at,
+                           ": memory allocated for a rejected part");
         }
         continue;
       }
@@ -128,8 +127,8 @@ void CheckParts(const FramingCase& c, std::span<const uint8_t> plain, seam::Auto
       HARNESS_CHECK(std::equal(part.begin(), part.end(), want.begin(), want.end()), "part ", j, " [", offset, ", +",
                     size, ") of the record at ", at, ": bytes differ\n    subject:   ", HexStr(part),
                     "\n    reference: ", HexStr(want));
-      HARNESS_CHECK_EQ(in.Position().value_or(0), ref.end, "part ", j, " [", offset, ", +", size,
-                       ") of the record at ", at, ": position after the part");
+      HARNESS_CHECK_EQ(in.Position().value_or(0), ref.end, "part ", j, " [", offset, ", +", size, ") of the record at ",
+                       at, ": position after the part");
     }
   }
 }
@@ -261,8 +260,8 @@ std::string FramingCase::ToString() const {
     for (size_t i = 0; i < parts.size(); ++i) {
       const Part& p = parts[i];
       const int b = p.from == PartFrom::kEnd ? static_cast<int16_t>(p.b) : p.b;  // as ResolvePart reads it
-      out += (i ? " " : "") + std::string(harness::ToString(p.from)) + ":" + std::to_string(p.a) + ":" +
-             std::to_string(b);
+      out +=
+          (i ? " " : "") + std::string(harness::ToString(p.from)) + ":" + std::to_string(p.a) + ":" + std::to_string(b);
     }
     out += "]";
   }

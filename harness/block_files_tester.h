@@ -36,6 +36,7 @@ namespace harness {
 inline constexpr seam::MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
 
 // X(enumerator, id, name). Traces print a corruption by its id.
+// clang-format off
 #define HARNESS_CORRUPTIONS(X)                                                                                         \
   X(kNone, 0, "none")                                                                                                  \
   X(kFlipByte, 1, "flip_byte")   /* XOR `value` (made non-zero) into the byte at `where` of payload and checksum */    \
@@ -43,12 +44,14 @@ inline constexpr seam::MessageStart kMagic{0xf9, 0xbe, 0xb4, 0xd9};
   X(kSize, 3, "size")            /* the size field becomes SizeValue(where, size) */                                   \
   X(kWrongPrev, 4, "wrong_prev") /* undo: checksummed with the next record's previous-block hash */                    \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_ENUM(Corruption, kCorruptionCount, HARNESS_CORRUPTIONS)
 
 // Where a part read's range lies, relative to N, the payload size the record's header declares (0 if the
 // file ends inside the header): a part choice names a range that lands the same way on any record.
 // X(enumerator, id, name).
+// clang-format off
 #define HARNESS_PART_FROMS(X)                                                                                          \
   X(kStart, 0, "start")            /* [a, a + b): inside the payload, or across its end when a + b > N */              \
   /* [N - min(a, N), N + d) with d = b as a signed 16-bit number (empty if it ends before it starts): ending */        \
@@ -58,6 +61,7 @@ HARNESS_OP_ENUM(Corruption, kCorruptionCount, HARNESS_CORRUPTIONS)
   X(kHugeOffset, 3, "huge_offset") /* offset UINT64_MAX - a, size b: offset + size wraps around 2^64 when b > a */     \
   X(kHugeSize, 4, "huge_size")     /* offset a, size UINT64_MAX - b: wraps when a > b */                               \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_ENUM(PartFrom, kPartFromCount, HARNESS_PART_FROMS)
 
@@ -83,13 +87,13 @@ struct FramingCase {
   bool undo = false;
   std::array<uint8_t, 8> key{};
   uint32_t max_size = seam::kMaxRecordSize;
-  uint8_t prefix = 0;            // filler bytes before the first record
-  uint32_t truncate = 0;         // bytes cut from the end of the file
-  uint8_t mech = 0;              // the writer's buffer size index (mechanics)
-  bool raw = false;              // the file after the prefix is `raw_bytes`, not records
+  uint8_t prefix = 0;     // filler bytes before the first record
+  uint32_t truncate = 0;  // bytes cut from the end of the file
+  uint8_t mech = 0;       // the writer's buffer size index (mechanics)
+  bool raw = false;       // the file after the prefix is `raw_bytes`, not records
   std::vector<uint8_t> raw_bytes;
   std::vector<Record> records;
-  std::vector<Part> parts;       // block files only; at most kMaxParts
+  std::vector<Part> parts;  // block files only; at most kMaxParts
 
   std::string ToString() const;
 };
@@ -97,9 +101,9 @@ struct FramingCase {
 // `size` bytes of payload from `seed` that the subject's writer and reader take as a record: random bytes,
 // except for objects where the subject takes them: a serialized CBlockUndo of exactly that size (empty
 // for size 0, which no CBlockUndo has) for undo records when the subject's undo reader parses its payload
-// (seam::kUndoHeaderChecked false) or its writers take objects (seam::kWriterTakesBlocks, kWriterTakesUndo); a serialized
-// CBlock for block records of a subject whose writers take objects, for the sizes a block can have (81,
-// and 132 and more; random bytes otherwise). Bitcoin Core's subject does both.
+// (seam::kUndoHeaderChecked false) or its writers take objects (seam::kWriterTakesBlocks, kWriterTakesUndo); a
+// serialized CBlock for block records of a subject whose writers take objects, for the sizes a block can have (81, and
+// 132 and more; random bytes otherwise). Bitcoin Core's subject does both.
 void RecordPayload(bool undo, std::vector<uint8_t>& out, uint32_t size, uint32_t seed);
 
 // The previous-block hash the reader expects for record i (also what the writer uses).

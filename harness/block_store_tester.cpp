@@ -53,7 +53,8 @@ std::string MakeDir() {
     RemoveOrphans(r);
     return r;
   }();
-  std::string pattern = (root / (kDirPrefix + std::to_string(getpid()) + "." + std::string(6, 'X'))).string();  // mkdtemp fills the X's in
+  std::string pattern = (root / (kDirPrefix + std::to_string(getpid()) + "." + std::string(6, 'X')))
+                            .string();  // mkdtemp fills the X's in
   HARNESS_CHECK(mkdtemp(pattern.data()) != nullptr, "mkdtemp failed for ", pattern);
   return pattern;
 }
@@ -76,8 +77,9 @@ std::string BlockStoreStep::ToString() const {
   if (op == BlockStoreOp::kBlock || op == BlockStoreOp::kFail) out += ", back=" + std::to_string(back);
   if (op == BlockStoreOp::kUndo || op == BlockStoreOp::kFail) out += ", which=" + std::to_string(which);
   if (op == BlockStoreOp::kFail) {
-    out += std::string(", fails: ") + fault_file::ToString(static_cast<fault_file::Call>(fault % fault_file::kCallCount)) +
-           " " + std::to_string(1 + fault / 5 % 4) + (fault / 20 % 2 ? " (half written)" : "") +
+    out += std::string(", fails: ") +
+           fault_file::ToString(static_cast<fault_file::Call>(fault % fault_file::kCallCount)) + " " +
+           std::to_string(1 + fault / 5 % 4) + (fault / 20 % 2 ? " (half written)" : "") +
            (fault / 40 % 2 ? " and on" : "");
   }
   return out + ")";
@@ -152,7 +154,8 @@ bool BlockStoreTester::ApplyWrite(const BlockStoreStep& step, bool undo, bool fa
   uint32_t size = step.size;
   if (!undo && size < 81) {
     const uint32_t used = model_.files()[model_.current()].info.size;
-    const int64_t fill = int64_t{seam::BlockStore::kMaxFileSize} - used - BlockStoreModel::kHeader + int64_t{size % 5} - 2;
+    const int64_t fill =
+        int64_t{seam::BlockStore::kMaxFileSize} - used - BlockStoreModel::kHeader + int64_t{size % 5} - 2;
     size = static_cast<uint32_t>(std::max<int64_t>(fill, 81));
   }
   r.payload = Payload(undo, size, step.seed);
@@ -165,7 +168,8 @@ bool BlockStoreTester::ApplyWrite(const BlockStoreStep& step, bool undo, bool fa
     std::optional<fault_file::Armed> armed;
     if (failing) armed.emplace(fault);
     try {
-      got = undo ? store_->WriteBlockUndo(r.payload, r.prev, r.block, r.height) : store_->WriteBlock(r.payload, r.height);
+      got =
+          undo ? store_->WriteBlockUndo(r.payload, r.prev, r.block, r.height) : store_->WriteBlock(r.payload, r.height);
     } catch (const seam::ContractBreak& e) {
       HARNESS_CHECK(false, "a finding against the tree: a failure the node's callers would not handle: ", e.what());
     }
@@ -185,8 +189,8 @@ bool BlockStoreTester::ApplyWrite(const BlockStoreStep& step, bool undo, bool fa
     for (const Record& before : records_) CheckRead(before);
     return true;
   }
-  HARNESS_CHECK(got == r.pos, undo ? "WriteBlockUndo" : "WriteBlock", " returned ", got.file, ":", got.pos, ", the model's ",
-                r.pos.file, ":", r.pos.pos);
+  HARNESS_CHECK(got == r.pos, undo ? "WriteBlockUndo" : "WriteBlock", " returned ", got.file, ":", got.pos,
+                ", the model's ", r.pos.file, ":", r.pos.pos);
   if (again) {
     // Nothing was written: the record there is still the first one.
     for (const Record& first : records_) {
@@ -220,8 +224,8 @@ void BlockStoreTester::CheckRaw(const Record& r, bool or_zero) const {
   for (size_t i = 0; i < want.size(); ++i) {  // the first byte that differs, named
     HARNESS_CHECK(disk[i] == want[i] || (or_zero && disk[i] == 0), r.undo ? "rev" : "blk", r.pos.file, ".dat at ",
                   start + i, ": ", int{disk[i]}, ", the record's byte is ", int{want[i]},
-                  or_zero ? " (or 0: not written)" : "", (disk[i] ^ want[i]) == key_[(start + i) % 8] && key_[(start + i) % 8] != 0
-                                                           ? ": the plaintext" : "");
+                  or_zero ? " (or 0: not written)" : "",
+                  (disk[i] ^ want[i]) == key_[(start + i) % 8] && key_[(start + i) % 8] != 0 ? ": the plaintext" : "");
   }
 }
 
@@ -242,8 +246,8 @@ void BlockStoreTester::CheckFiles() const {
     const BlockFileInfo info = store_->Info(static_cast<int>(i));
     const BlockFileInfo& want = f.info;
     HARNESS_CHECK(info == want, "file ", i, ": the store has size ", info.size, ", undo size ", info.undo_size, ", ",
-                  info.blocks, " blocks at heights ", info.height_first, "-", info.height_last, "; the model ", want.size,
-                  ", ", want.undo_size, ", ", want.blocks, ", ", want.height_first, "-", want.height_last);
+                  info.blocks, " blocks at heights ", info.height_first, "-", info.height_last, "; the model ",
+                  want.size, ", ", want.undo_size, ", ", want.blocks, ", ", want.height_first, "-", want.height_last);
     for (const auto& [prefix, length] : {std::pair("blk", f.blk_length), std::pair("rev", f.rev_length)}) {
       struct stat st;
       const bool exists = stat(store_->Path(prefix, static_cast<int>(i)).c_str(), &st) == 0;

@@ -34,12 +34,14 @@
 namespace harness {
 
 // X(enumerator, id, name).
+// clang-format off
 #define HARNESS_BLOCK_STORE_OPS(X)                                                                                     \
   X(kBlock, 0, "Block")       /* WriteBlock(a block of `size`, the next height less `back`) */                         \
   X(kUndo, 1, "Undo")         /* WriteBlockUndo(undo data of `size`) of the `which`-th block written */                \
   X(kReadAll, 2, "ReadAll")   /* every record read back */                                                             \
   X(kFail, 3, "Fail")         /* a Block (`which` even) or Undo while the disk fails (`fault`); ends the input */       \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_LIST(BlockStoreOp, kBlockStoreOpCount, 8, HARNESS_BLOCK_STORE_OPS)
 
@@ -48,10 +50,10 @@ struct BlockStoreStep {
   // Payload bytes. For a block, a size below 81 asks for one that fills the current file to its maximum,
   // give or take `size` % 5 - 2 bytes (records of 64 KiB in all are where files roll over).
   uint32_t size = 0;
-  uint32_t seed = 0;   // payload bytes are drawn from it
-  uint8_t back = 0;    // Block: how far below the next height
-  uint8_t which = 0;   // Fail: bit 0 picks undo data or a block; Undo and Fail: which block (which / 2)
-  uint8_t fault = 0;   // Fail: the call, the k, the effect, persistence
+  uint32_t seed = 0;  // payload bytes are drawn from it
+  uint8_t back = 0;   // Block: how far below the next height
+  uint8_t which = 0;  // Fail: bit 0 picks undo data or a block; Undo and Fail: which block (which / 2)
+  uint8_t fault = 0;  // Fail: the call, the k, the effect, persistence
   std::string ToString() const;
 };
 

@@ -82,11 +82,13 @@ void BufferedFileTester::Apply(BufferedFileStep step) {
       }
       const bool past_limit = step.len > 0 && (pos_ > limit_ || step.len > limit_ - pos_);
       const uint64_t available = std::min<uint64_t>(step.len, length() - std::min(pos_, length()));
-      HARNESS_CHECK_EQ(threw, past_limit || available < step.len, name, " throws exactly at the limit or the end of the file");
+      HARNESS_CHECK_EQ(threw, past_limit || available < step.len, name,
+                       " throws exactly at the limit or the end of the file");
       const uint64_t consumed = past_limit ? 0 : available;
       if (step.op == BufferedFileOp::kRead) {
         const auto want = Plain(pos_, consumed);
-        HARNESS_CHECK(std::equal(want.begin(), want.end(), got_.begin()), "Read at ", pos_, " returned other bytes than the file's");
+        HARNESS_CHECK(std::equal(want.begin(), want.end(), got_.begin()), "Read at ", pos_,
+                      " returned other bytes than the file's");
         HARNESS_CHECK(std::all_of(got_.begin() + consumed, got_.end(), [](uint8_t b) { return b == kSentinel; }),
                       "Read wrote past the bytes it consumed");
       }
@@ -96,12 +98,15 @@ void BufferedFileTester::Apply(BufferedFileStep step) {
     }
     case BufferedFileOp::kSetPos: {
       const int64_t anchor = static_cast<int64_t>(step.anchor % 3 == 0 ? pos_ : step.anchor % 3 == 1 ? furthest_ : 0);
-      const int64_t span = static_cast<int64_t>(step.anchor / 3 % 3 == 0 ? 0 : step.anchor / 3 % 3 == 1 ? config_.rewind : config_.size);
+      const int64_t span = static_cast<int64_t>(step.anchor / 3 % 3 == 0   ? 0
+                                                : step.anchor / 3 % 3 == 1 ? config_.rewind
+                                                                           : config_.size);
       const uint64_t target = static_cast<uint64_t>(std::max<int64_t>(0, anchor - span + step.delta));
       const bool ok = reader_->SetPos(target);
       const uint64_t rewindable = furthest_ - std::min(furthest_, config_.rewind);
       if (target >= rewindable && target <= furthest_) {
-        HARNESS_CHECK(ok, "SetPos(", target, ") failed, though it is within ", config_.rewind, " bytes of the furthest read ", furthest_);
+        HARNESS_CHECK(ok, "SetPos(", target, ") failed, though it is within ", config_.rewind,
+                      " bytes of the furthest read ", furthest_);
       }
       if (target > length() || target + config_.size < furthest_) {
         HARNESS_CHECK(!ok, "SetPos(", target, ") succeeded outside what the buffer can hold (file length ", length(),
@@ -111,8 +116,8 @@ void BufferedFileTester::Apply(BufferedFileStep step) {
       if (ok) {
         HARNESS_CHECK(now == target, "SetPos(", target, ") succeeded but GetPos() is ", now);
       } else {
-        HARNESS_CHECK(now <= length() && now + config_.size >= furthest_, "a failed SetPos(", target, ") left GetPos() at ",
-                      now, ", outside what the buffer can hold");
+        HARNESS_CHECK(now <= length() && now + config_.size >= furthest_, "a failed SetPos(", target,
+                      ") left GetPos() at ", now, ", outside what the buffer can hold");
       }
       pos_ = now;
       // Moving forward inside the buffer consumes nothing the reader has not read from the file already.

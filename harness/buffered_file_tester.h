@@ -29,6 +29,7 @@
 namespace harness {
 
 // X(enumerator, id, name).
+// clang-format off
 #define HARNESS_BUFFERED_FILE_OPS(X)                                                                                   \
   X(kRead, 0, "Read")           /* Read(len) */                                                                        \
   X(kSkipTo, 1, "SkipTo")       /* SkipTo(read position + len) */                                                      \
@@ -38,15 +39,16 @@ namespace harness {
   X(kFindByte, 4, "FindByte")   /* FindByte(byte) */                                                                   \
   X(kEof, 5, "Eof")             /* Eof() */                                                                            \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_LIST(BufferedFileOp, kBufferedFileOpCount, 8, HARNESS_BUFFERED_FILE_OPS)
 
 struct BufferedFileStep {
   BufferedFileOp op{};
-  uint32_t len = 0;     // Read, SkipTo, SetLimit
-  uint8_t anchor = 0;   // SetPos: % 3 picks the anchor, / 3 % 3 the span
-  int32_t delta = 0;    // SetPos
-  uint8_t byte = 0;     // FindByte
+  uint32_t len = 0;    // Read, SkipTo, SetLimit
+  uint8_t anchor = 0;  // SetPos: % 3 picks the anchor, / 3 % 3 the span
+  int32_t delta = 0;   // SetPos
+  uint8_t byte = 0;    // FindByte
   std::string ToString() const;
 };
 

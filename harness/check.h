@@ -69,7 +69,8 @@ class OpLog : public TraceSource {
   OpLog() : scope_(*this) { ops_.reserve(16); }
   void Add(const Op& op) {
     ops_.push_back(op);
-    if (observe::On()) [[unlikely]] observe::Record("step", op.ToString());
+    if (observe::On()) [[unlikely]]
+      observe::Record("step", op.ToString());
   }
   size_t size() const { return ops_.size(); }
   void Render(std::ostream& out) const override {
@@ -128,23 +129,23 @@ std::string Concat(const Args&... args) {
 }  // namespace harness
 
 // HARNESS_CHECK(cond, parts...): the parts are streamed into the message, and evaluated only on failure.
-#define HARNESS_CHECK(cond, ...)                                                              \
-  do {                                                                                        \
-    if (!(cond)) [[unlikely]]                                                                 \
+#define HARNESS_CHECK(cond, ...)                                                                    \
+  do {                                                                                              \
+    if (!(cond)) [[unlikely]]                                                                       \
       ::harness::Fail(__FILE__, __LINE__, #cond, ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__)); \
   } while (0)
 
 // HARNESS_CHECK_EQ(a, b, parts...): compares and, on failure, prints both sides (anything streamable). Every
 // comparison is an observation: with the observation log on (observe.h), the value seen is recorded, labelled
 // with the left-hand expression.
-#define HARNESS_CHECK_EQ(a, b, ...)                                                                  \
-  do {                                                                                               \
-    const auto& harness_lhs_ = (a);                                                                  \
-    const auto& harness_rhs_ = (b);                                                                  \
-    if (!(harness_lhs_ == harness_rhs_)) [[unlikely]]                                                \
-      ::harness::Fail(__FILE__, __LINE__, #a " == " #b,                                              \
+#define HARNESS_CHECK_EQ(a, b, ...)                                                                   \
+  do {                                                                                                \
+    const auto& harness_lhs_ = (a);                                                                   \
+    const auto& harness_rhs_ = (b);                                                                   \
+    if (!(harness_lhs_ == harness_rhs_)) [[unlikely]]                                                 \
+      ::harness::Fail(__FILE__, __LINE__, #a " == " #b,                                               \
                       ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__, "\n    left:  ", harness_lhs_, \
-                                        "\n    right: ", harness_rhs_));                             \
-    if (::harness::observe::On()) [[unlikely]]                                                       \
-      ::harness::observe::RecordCheck(__FILE__, __LINE__, #a, ::harness::Concat(harness_lhs_));     \
+                                        "\n    right: ", harness_rhs_));                              \
+    if (::harness::observe::On()) [[unlikely]]                                                        \
+      ::harness::observe::RecordCheck(__FILE__, __LINE__, #a, ::harness::Concat(harness_lhs_));       \
   } while (0)

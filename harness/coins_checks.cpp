@@ -77,23 +77,25 @@ void CheckEntryIn(const Cache& cache, const CoinsStackModel& model, int level, C
     // Unspent entries only, flags unknown.
     const bool want_unspent = want != nullptr && want->coin.has_value();
     HARNESS_CHECK((got != nullptr) == want_unspent, "unspent entry ", o.ToString(), " at level ", level, ": subject ",
-                  got ? "present" : "absent", ", model ", want == nullptr ? "absent" : want_unspent ? "unspent" : "spent");
+                  got ? "present" : "absent", ", model ",
+                  want == nullptr ? "absent"
+                  : want_unspent  ? "unspent"
+                                  : "spent");
     if (got == nullptr) return;
     HARNESS_CHECK(*want->coin == got->coin, "coin ", o.ToString(), " at level ", level, ": subject ",
                   got->coin.ToString(), ", model ", Render(want->coin));
     return;
   }
   HARNESS_CHECK((got != nullptr) == (want != nullptr), "entry ", o.ToString(), " at level ", level, ": subject ",
-                got ? "present" : "absent", ", model ", want ? "present" : "absent",
-                PresenceMatters(got, want));
+                got ? "present" : "absent", ", model ", want ? "present" : "absent", PresenceMatters(got, want));
   if (got == nullptr) return;
   // Compared in place: a copy of each coin per check was a tenth of the target's time.
   const bool same_coin = got->coin.IsSpent() ? !want->coin.has_value() : want->coin && *want->coin == got->coin;
   HARNESS_CHECK(same_coin, "coin ", o.ToString(), " at level ", level, ": subject ",
                 got->coin.IsSpent() ? std::string("none") : got->coin.ToString(), ", model ", Render(want->coin));
-  HARNESS_CHECK(got->IsDirty() == want->dirty && got->IsFresh() == want->fresh, "flags of ", o.ToString(),
-                " at level ", level, ": subject ", Flags(got->IsDirty(), got->IsFresh()), ", model ",
-                Flags(want->dirty, want->fresh), FlagsMatter(got->IsDirty(), got->IsFresh(), want->dirty, want->fresh));
+  HARNESS_CHECK(got->IsDirty() == want->dirty && got->IsFresh() == want->fresh, "flags of ", o.ToString(), " at level ",
+                level, ": subject ", Flags(got->IsDirty(), got->IsFresh()), ", model ", Flags(want->dirty, want->fresh),
+                FlagsMatter(got->IsDirty(), got->IsFresh(), want->dirty, want->fresh));
 }
 
 template <class Cache>
@@ -112,7 +114,8 @@ void CheckWriteIn(const Cache& cache, const ExpectedWrite& expected, int level, 
       const ModelEntry& want = expected.entries[at];
       const bool same_coin = got[i].coin.IsSpent() ? !want.coin.has_value() : want.coin && *want.coin == got[i].coin;
       HARNESS_CHECK(same_coin, "written entry ", got[i].outpoint.ToString(), " from level ", level, ": subject ",
-                    got[i].coin.IsSpent() ? std::string("none") : got[i].coin.ToString(), ", model ", Render(want.coin));
+                    got[i].coin.IsSpent() ? std::string("none") : got[i].coin.ToString(), ", model ",
+                    Render(want.coin));
       if constexpr (seam::kCoinsApi.entry_flags) {
         const bool dirty = got[i].flags & seam::CacheEntry::kDirty;
         const bool fresh = got[i].flags & seam::CacheEntry::kFresh;
@@ -177,13 +180,15 @@ void CheckSizes(const seam::CoinsViewCache& cache, const CoinsStackModel& model,
 
 void CheckEmpty(const seam::CoinsViewCache& cache, const char* what) {
   if constexpr (seam::kCoinsApi.sizes) HARNESS_CHECK_EQ(cache.GetCacheSize(), size_t{0}, what, ": entries left");
-  if constexpr (seam::kExactUsage) HARNESS_CHECK_EQ(seam::ModelledUsage(cache), size_t{0}, what, ": coins' memory left");
+  if constexpr (seam::kExactUsage)
+    HARNESS_CHECK_EQ(seam::ModelledUsage(cache), size_t{0}, what, ": coins' memory left");
   CheckDirtyListEmpty(cache, what);
 }
 
 void CheckDirtyListEmpty(const seam::CoinsViewCache& cache, const char* what) {
   if constexpr (seam::kDirtyCountVisible) HARNESS_CHECK_EQ(cache.GetDirtyCount(), size_t{0}, what, ": dirty count");
-  if constexpr (seam::kDirtyListVisible) HARNESS_CHECK(cache.DirtyOrder().empty(), what, ": the dirty list is not empty");
+  if constexpr (seam::kDirtyListVisible)
+    HARNESS_CHECK(cache.DirtyOrder().empty(), what, ": the dirty list is not empty");
 }
 
 ExpectedWrite ExpectWrite(const CoinsStackModel& model, int level) {

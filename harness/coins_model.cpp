@@ -13,9 +13,7 @@ namespace {
 constexpr size_t kScriptInline = 36;  // Script is prevector<36, uint8_t>
 
 // A copy-constructed or moved-in script: an exact heap block, or inline.
-size_t HeapOfCopy(const std::optional<Coin>& c) {
-  return c && c->script.size() > kScriptInline ? c->script.size() : 0;
-}
+size_t HeapOfCopy(const std::optional<Coin>& c) { return c && c->script.size() > kScriptInline ? c->script.size() : 0; }
 
 // A script copy-assigned over one that owns `heap` bytes: the block is reused unless too small.
 size_t HeapAfterAssign(size_t heap, const std::optional<Coin>& c) {
@@ -38,8 +36,8 @@ void CheckedBaseView::BatchWrite(seam::CoinsCursor& cursor, const Hash256& best_
   for (seam::CoinsCachePair* p = cursor.Begin(); p != cursor.End(); p = cursor.Next(*p)) {
     const auto& [outpoint, entry] = *p;
     HARNESS_CHECK(entry.IsDirty(), "the base received a non-DIRTY entry ", outpoint.ToString());
-    HARNESS_CHECK(!(entry.IsFresh() && coins_.count(outpoint)), "the base received a FRESH entry for a coin it has: ",
-                  outpoint.ToString());
+    HARNESS_CHECK(!(entry.IsFresh() && coins_.count(outpoint)),
+                  "the base received a FRESH entry for a coin it has: ", outpoint.ToString());
     HARNESS_CHECK(!(entry.IsFresh() && entry.coin.IsSpent()) || seam::Fresh().kept_fresh,
                   "the base received a spent FRESH entry ", outpoint.ToString());
     last_batch_.push_back(outpoint);
@@ -186,8 +184,9 @@ CoinsStackModel::Written CoinsStackModel::WriteDown(int level, bool wipe) {
     Level& parent = levels_[level - 1];
     if (!parent.entries[k]) {
       if (ce.fresh && !ce.coin) continue;
-      ModelEntry& pe = Insert(parent, k, ModelEntry{ce.coin, false, ce.fresh && fresh_.through_write,
-                                                    moved ? ce.heap : HeapOfCopy(ce.coin)});
+      ModelEntry& pe =
+          Insert(parent, k,
+                 ModelEntry{ce.coin, false, ce.fresh && fresh_.through_write, moved ? ce.heap : HeapOfCopy(ce.coin)});
       MarkDirty(parent, k, pe);
       continue;
     }

@@ -126,8 +126,8 @@ class CoinsStackModel {
 
   const ModelEntry* Find(int level, Key k) const;
   size_t Size(int level) const { return levels_[level].size; }
-  // The cache's memory usage as docs/semantics.md §1 defines it: per entry, the map node overhead plus the script's heap
-  // bytes. A script copied into an entry gets an exact heap block (none up to the 36-byte inline size);
+  // The cache's memory usage as docs/semantics.md §1 defines it: per entry, the map node overhead plus the script's
+  // heap bytes. A script copied into an entry gets an exact heap block (none up to the 36-byte inline size);
   // copy-assigning over an entry reuses its block when large enough (prevector's assign); a spent coin
   // owns none; a coin BatchWrite moves (seam::kBatchWriteMovesErasedCoins) keeps the child's block. The
   // subject's own numbers (seam::CoinsViewCache::kEntryOverhead, seam::ScriptHeapCharge) are applied, and
@@ -147,7 +147,7 @@ class CoinsStackModel {
     std::vector<Key> dirty_order;
     std::optional<Hash256> best;
     bool peeks = false;
-    bool was_reset = false;    // see MemoryChange
+    bool was_reset = false;  // see MemoryChange
     bool kept_memory = false;
   };
   ModelEntry& Insert(Level& l, Key k, ModelEntry e);

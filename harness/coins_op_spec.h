@@ -13,8 +13,8 @@
 namespace harness {
 
 struct CoinsOpSpec {
-  uint8_t args = 0;                          // a mask of the step's Arg values
-  bool seam::CoinsCacheApi::*api = nullptr;  // null: the operation needs nothing beyond the central API
+  uint8_t args = 0;                           // a mask of the step's Arg values
+  bool seam::CoinsCacheApi::* api = nullptr;  // null: the operation needs nothing beyond the central API
 };
 
 // Whether operation `op` of the list whose column is `specs` reads any of `args`.

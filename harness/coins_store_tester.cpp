@@ -26,7 +26,6 @@ class ReplayCache : public seam::CoinsViewCache {
   using seam::CoinsViewCache::InsertEntry;
 };
 
-
 // The key a reopen asks for: all zero (none) for id 0, else non-zero bytes derived from the id.
 seam::Obfuscation::KeyBytes RequestedKey(uint8_t id) {
   seam::Obfuscation::KeyBytes key{};
@@ -128,7 +127,8 @@ void CoinsStoreTester::ResyncModel() {
   model_.Pop();
   model_.Push();
   Hash256 best;
-  if (const auto b = reference_.find("B"); b != reference_.end()) std::copy(b->second.begin(), b->second.end(), best.bytes.begin());
+  if (const auto b = reference_.find("B"); b != reference_.end())
+    std::copy(b->second.begin(), b->second.end(), best.bytes.begin());
   model_.SetBaseBestBlock(best);
   for (CoinsStackModel::Key k = 0; k < kTableSize; ++k) {
     const auto it = reference_.find(RefCoinKey(OutpointTable()[k]));
@@ -205,14 +205,15 @@ bool CoinsStoreTester::Apply(CoinsStoreStep step) {
           // The key is the store's own choice: the one it reports from now on is the key of the records.
           if (reference_.empty() && !IsZero(requested)) key_ = store_->obfuscation().key();
         }
-        HARNESS_CHECK(store_->obfuscation().key() == key_, "obfuscation key after a reopen: ",
-                      store_->obfuscation().ToString());
+        HARNESS_CHECK(store_->obfuscation().key() == key_,
+                      "obfuscation key after a reopen: ", store_->obfuscation().ToString());
         CheckStore(reference_, "after a reopen");
         break;
       }
       case CoinsStoreOp::kPeekStore: {
         const auto got = store_->PeekCoin(o);
-        HARNESS_CHECK(got == model_.base(k), "store coin: subject ", Render(got), ", reference ", Render(model_.base(k)));
+        HARNESS_CHECK(got == model_.base(k), "store coin: subject ", Render(got), ", reference ",
+                      Render(model_.base(k)));
         if constexpr (seam::kStoreHaveCoin) {
           HARNESS_CHECK_EQ(store_->HaveCoin(o), model_.base(k).has_value(), "HaveCoin on the store");
         }
@@ -304,7 +305,8 @@ FlushPlan CoinsStoreTester::Plan(const Hash256& new_tip, const std::vector<Dirty
   }
   for (const CoinsStackModel::Key k : keys) {
     const ModelEntry& e = *model_.Find(0, k);
-    plan.writes.push_back({RefCoinKey(OutpointTable()[k]), e.coin ? std::optional(RefCoinValue(*e.coin)) : std::nullopt});
+    plan.writes.push_back(
+        {RefCoinKey(OutpointTable()[k]), e.coin ? std::optional(RefCoinValue(*e.coin)) : std::nullopt});
     // The reference decoder reads the reference's own record back (a store coin is always spendable, so
     // its script is never the one cut to OP_RETURN).
     HARNESS_CHECK(!e.coin || RefDecodeCoin(*plan.writes.back().value) == e.coin, "the reference decodes its record of ",
@@ -339,7 +341,8 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
   FlushPlan plan = Plan(best, own_order_ && order_known_ ? &entries : nullptr);
   HARNESS_CHECK_EQ(entries.size(), plan.writes.size(), "DIRTY entries in the cache and the model");
   for (size_t i = 0; i < entries.size() && !own_order_; ++i) {
-    HARNESS_CHECK(RefCoinKey(entries[i].outpoint) == plan.writes[i].key, "dirty-list order differs from the model at ", i);
+    HARNESS_CHECK(RefCoinKey(entries[i].outpoint) == plan.writes[i].key, "dirty-list order differs from the model at ",
+                  i);
   }
   std::vector<size_t> ends = plan.PartialBatchEnds(step.batch_limit);
 
@@ -360,7 +363,8 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
   partial_writes_ += partial;
 
   if (!cut) {
-    CheckWrite(*cache_, expected_write, 0, [](CoinsStackModel::Key key) -> const OutPoint& { return OutpointTable()[key]; });
+    CheckWrite(*cache_, expected_write, 0,
+               [](CoinsStackModel::Key key) -> const OutPoint& { return OutpointTable()[key]; });
     if (order_known_) {
       HARNESS_CHECK_EQ(partial, ends.size(), "partial batches of a flush with batch limit ", step.batch_limit);
     }
@@ -379,8 +383,8 @@ void CoinsStoreTester::ApplyFlush(const CoinsStoreStep& step) {
       CloseStore();
       OpenStore(key_);
       const auto heads = store_->GetHeadBlocks();
-      HARNESS_CHECK(store_->IsMidFlush() && (heads == std::vector{plan.new_tip, plan.old_tip}),
-                    "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
+      HARNESS_CHECK(store_->IsMidFlush() && (heads == std::vector{plan.new_tip, plan.old_tip}), "after ", when,
+                    " the store must be mid-flush with head blocks [new, original old tip]");
       KvMap expected = plan.MidFlush(before, applied);
       if (!StoreMatches(expected)) {
         KvMap state = Plaintext();
@@ -512,8 +516,9 @@ void CoinsStoreTester::Recover(const std::optional<StoreFlush>& current, bool po
   }
   CheckStore(state, when);
   if (const StoreFlush* pending = match->pending) {
-    HARNESS_CHECK(store_->IsMidFlush() && (store_->GetHeadBlocks() == std::vector{pending->plan.new_tip, pending->plan.old_tip}),
-                  "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
+    HARNESS_CHECK(
+        store_->IsMidFlush() && (store_->GetHeadBlocks() == std::vector{pending->plan.new_tip, pending->plan.old_tip}),
+        "after ", when, " the store must be mid-flush with head blocks [new, original old tip]");
     // Copied first: Opened drops the flushes `pending` may be one of, and `before` may be reference_.
     PendingStoreFlush done{*match->before, StoreFlush{pending->plan, pending->entries, pending->ends, 0, 0, false, {}}};
     crash_.Opened(state, std::move(done));
@@ -522,8 +527,8 @@ void CoinsStoreTester::Recover(const std::optional<StoreFlush>& current, bool po
     reference_ = crash_.opened_pending()->before;
     FlushUndo undo = rerun.plan.Apply(reference_);
     crash_.Ran({rerun.plan, rerun.entries, rerun.ends, 0, 0, true, std::move(undo)});  // one batch
-    HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == rerun.plan.new_tip,
-                  "the re-run after ", when, " records its best block");
+    HARNESS_CHECK(!store_->IsMidFlush() && store_->GetBestBlock() == rerun.plan.new_tip, "the re-run after ", when,
+                  " records its best block");
     CheckStore(reference_, "after the recovery's re-run", Depth::kRecords);
     cache_ = std::make_unique<seam::CoinsViewCache>(CacheParent());
   } else {
@@ -534,7 +539,8 @@ void CoinsStoreTester::Recover(const std::optional<StoreFlush>& current, bool po
   ResyncModel();
 }
 
-bool CoinsStoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit, uint8_t cut) {
+bool CoinsStoreTester::Replay(const std::vector<DirtyEntry>& entries, const Hash256& best, size_t batch_limit,
+                              uint8_t cut) {
   auto replay = std::make_unique<ReplayCache>(CacheParent());
   for (const DirtyEntry& e : entries) replay->InsertEntry(e.outpoint, e.coin, e.flags);
   replay->SetBestBlock(best);

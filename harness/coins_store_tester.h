@@ -64,6 +64,7 @@ namespace harness {
 // X(enumerator, id, name, {args[, api]}): args are the step fields the operation reads, printed by
 // CoinsStoreStep::ToString and the only ones the decoder reads for it (kKeyAsked is `block` read as a key);
 // api, the seam::CoinsCacheApi member it needs (coins_op_spec.h).
+// clang-format off
 #define HARNESS_STORE_OPS(X)                                                                                           \
   X(kGet, 0, "Get", {kOutpoint})                             /* GetCoin through the cache (from the store) */          \
   X(kAdd, 1, "Add", {kOutpoint | kCoin})                     /* AddCoin(possible_overwrite = false) */                 \
@@ -81,6 +82,7 @@ namespace harness {
   X(kFailReopen, 13, "FailReopen", {kFault})                 /* reopen while the disk fails; the cache is lost */      \
   X(kFailRead, 14, "FailRead", {kOutpoint | kFault, &Api::error_catcher}) /* reopen, then GetCoin while a store read fails */ \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_LIST(CoinsStoreOp, kCoinsStoreOpCount, 32, HARNESS_STORE_OPS)
 
@@ -93,17 +95,19 @@ struct CoinsStoreStep {
   static constexpr bool Available(CoinsStoreOp op) { return SpecAvailable(kSpecs, op); }
 
   CoinsStoreOp op{};
-  uint8_t outpoint = 0;     // index into OutpointTable()
-  uint8_t coin = 0;         // index into CoinTable()
-  uint8_t block = 0;        // best block hash id; for a reopen, the key asked for (0: none)
+  uint8_t outpoint = 0;      // index into OutpointTable()
+  uint8_t coin = 0;          // index into CoinTable()
+  uint8_t block = 0;         // best block hash id; for a reopen, the key asked for (0: none)
   uint32_t batch_limit = 1;  // bytes, >= 1 (flush and sync)
-  uint8_t cut = 0;          // 0: none; n: cut the flush after its n-th partial batch, if it has one
-  uint8_t cut_again = 0;    // likewise for the first re-run
+  uint8_t cut = 0;           // 0: none; n: cut the flush after its n-th partial batch, if it has one
+  uint8_t cut_again = 0;     // likewise for the first re-run
   // The failing disk: the k-th (FaultAt) write or sync (a read for kFailRead) fails; with PowerLoss the
   // unsynced data is lost before the store is reopened.
   uint8_t fault = 0;
   FaultEnv::Kind FaultKind() const {
-    return op == CoinsStoreOp::kFailRead ? FaultEnv::Kind::kRead : fault & 1 ? FaultEnv::Kind::kSync : FaultEnv::Kind::kWrite;
+    return op == CoinsStoreOp::kFailRead ? FaultEnv::Kind::kRead
+           : fault & 1                   ? FaultEnv::Kind::kSync
+                                         : FaultEnv::Kind::kWrite;
   }
   uint32_t FaultAt() const { return 1 + (fault >> 1 & 0x3f); }
   bool PowerLoss() const { return fault & 0x80; }

@@ -29,8 +29,8 @@ bool CoinsStoreTester::StoreMatches(const KvMap& expected) const {
     plain.assign(raw);
     XorRef(std::span(reinterpret_cast<uint8_t*>(plain.data()), plain.size()), key_, 0);
     // The key bytes that meet this value (offset 0 onwards): if any is non-zero, the value must change.
-    const bool key_covers = !std::all_of(key_.begin(), key_.begin() + std::min<size_t>(raw.size(), 8),
-                                         [](uint8_t b) { return b == 0; });
+    const bool key_covers =
+        !std::all_of(key_.begin(), key_.begin() + std::min<size_t>(raw.size(), 8), [](uint8_t b) { return b == 0; });
     HARNESS_CHECK(!key_covers || plain != raw, "value of ", HexStr(key, kShownBytes), " is stored in plaintext");
     same = same && next != expected.end() && next->first == key && next->second == plain;
     if (next != expected.end()) ++next;
@@ -62,7 +62,8 @@ void CoinsStoreTester::CheckCursor(const KvMap& expected, const char* when) cons
   const auto coins_end = expected.lower_bound("D");
   size_t i = 0;
   const Hash256 best = store_->ForEachCoin([&](const OutPoint& outpoint, const Coin& coin) {
-    HARNESS_CHECK(next != coins_end, "the cursor ", when, " yields a coin past the ", i, " stored: ", outpoint.ToString());
+    HARNESS_CHECK(next != coins_end, "the cursor ", when, " yields a coin past the ", i,
+                  " stored: ", outpoint.ToString());
     HARNESS_CHECK(RefCoinKey(outpoint) == next->first, "coin ", i, " of the cursor ", when, " is ", outpoint.ToString(),
                   ", in key order the store has ", HexStr(next->first), " there");
     const std::optional<Coin> want = RefDecodeCoin(next->second);
@@ -98,7 +99,8 @@ void CoinsStoreTester::CheckStoreViews(const char* when, Depth depth) const {
     uint64_t bytes = 0;
     for (const std::string& f : files) {
       uint64_t size = 0;
-      if (f.size() > 4 && f.compare(f.size() - 4, 4, ".ldb") == 0 && env_->GetFileSize(std::string(kPath) + "/" + f, &size).ok()) {
+      if (f.size() > 4 && f.compare(f.size() - 4, 4, ".ldb") == 0 &&
+          env_->GetFileSize(std::string(kPath) + "/" + f, &size).ok()) {
         bytes += size;
       }
     }

@@ -72,7 +72,8 @@ constexpr const char* kCurveKeys[] = {
 // 65 ‖ key ‖ OP_CHECKSIG, the key given in hex.
 Script P2pkUncompressed(const char* hex) {
   Script s(1, 65);
-  for (size_t i = 0; hex[i] != '\0'; i += 2) s.push_back(static_cast<uint8_t>(std::stoi(std::string(hex + i, 2), nullptr, 16)));
+  for (size_t i = 0; hex[i] != '\0'; i += 2)
+    s.push_back(static_cast<uint8_t>(std::stoi(std::string(hex + i, 2), nullptr, 16)));
   s.push_back(0xac);
   return s;
 }
@@ -80,7 +81,7 @@ Script P2pkUncompressed(const char* hex) {
 // Script i of the coin table: standard templates and near misses on both sides of the 36-byte inline size,
 // so the cache's usage accounting and the store's script compression both see every case.
 Script TableScript(uint32_t i) {
-  if (i == 62) return Script(10001, 0x51);  // too long to spend: caches ignore it
+  if (i == 62) return Script(10001, 0x51);   // too long to spend: caches ignore it
   if (i == 63) return Script(1, kOpReturn);  // unspendable likewise
   Rng rng(1000 + i);
   auto make = [&rng](std::initializer_list<uint8_t> head, size_t random, std::initializer_list<uint8_t> tail) {
@@ -93,14 +94,15 @@ Script TableScript(uint32_t i) {
   switch (i % 8) {
     case 0: return make({0x00, 20}, 20, {});  // P2WPKH, 22 bytes
     case 1: return make({0x76, 0xa9, 20}, 20, {0x88, static_cast<uint8_t>(variant == 1 ? 0xad : 0xac)});  // P2PKH, 25
-    case 2: return make({0x51, 32}, 32, {});  // P2TR, 34
+    case 2: return make({0x51, 32}, 32, {});                                                              // P2TR, 34
     case 3: return make({33, static_cast<uint8_t>(2 + variant % 3)}, 32, {0xac});  // P2PK (0x04: not compressed), 35
     case 4: return make({0x51}, 35, {});  // non-standard, 36: the largest inline script
     case 5: return make({0x51}, 36, {});  // 37: the smallest on the heap
     case 6:
       switch (i) {
         case 6:
-        case 38: return make({0x51}, 79, {});  // 80
+        case 38:
+          return make({0x51}, 79, {});  // 80
         // P2PK with an uncompressed key on the curve, 67: compressed to id 4 (14, 54) or 5 (22, 46).
         case 14: return P2pkUncompressed(kCurveKeys[0]);
         case 54: return P2pkUncompressed(kCurveKeys[1]);
@@ -114,9 +116,9 @@ Script TableScript(uint32_t i) {
       }
     default:
       switch (variant) {
-        case 0: return Script();                                         // empty
-        case 1: return make({0xa9, 20}, 20, {0x87});                     // P2SH, 23
-        case 2: return make({0xa9, 20}, 20, {0x88});                     // P2SH-like, 23: not compressible
+        case 0: return Script();                      // empty
+        case 1: return make({0xa9, 20}, 20, {0x87});  // P2SH, 23
+        case 2: return make({0xa9, 20}, 20, {0x88});  // P2SH-like, 23: not compressible
         default: {  // 31: P2PK with an uncompressed key whose x is on the curve but y is not its root: whole
           Script s = P2pkUncompressed(kCurveKeys[1]);
           s[65] ^= 0x01;

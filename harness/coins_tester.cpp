@@ -61,8 +61,7 @@ std::string CoinsStep::ToString() const {
       out += std::string(", read=") + kReads[ReadKind()];
       break;
     }
-    default:
-      break;
+    default: break;
   }
   return out + ")";
 }
@@ -512,7 +511,8 @@ void CoinsTester::ApplyWrite(bool wipe, bool keep_memory) {
       if (!kept) {
         HARNESS_CHECK_EQ(usage, empty_usage_, "a flushed cache uses the memory of a new one");
       } else if constexpr (seam::kExactUsage) {
-        HARNESS_CHECK_EQ(usage, usage_before - coins_before, "a flush keeping the map's memory frees the coins' part only");
+        HARNESS_CHECK_EQ(usage, usage_before - coins_before,
+                         "a flush keeping the map's memory frees the coins' part only");
       } else {
         HARNESS_CHECK(usage <= usage_before, "a flush keeping the map's memory grew it: ", usage_before, " -> ", usage);
       }

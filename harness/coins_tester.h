@@ -59,6 +59,7 @@ namespace harness {
 // X(enumerator, id, name, {args[, api]}): args are the step fields the operation reads besides `level`, printed
 // by CoinsStep::ToString (the decoder reads a coin or block byte only for the operations that read one); api,
 // the seam::CoinsCacheApi member the operation needs beyond the cache's central ones (none: always there).
+// clang-format off
 #define HARNESS_COINS_OPS(X)                                                                                           \
   X(kGet, 0, "Get", {kOutpoint})                                   /* GetCoin */                                       \
   X(kHave, 1, "Have", {kOutpoint, &Api::have_coin})                /* HaveCoin */                                      \
@@ -83,6 +84,7 @@ namespace harness {
   X(kEmplace, 20, "Emplace", {kOutpoint | kCoin, &Api::emplace})          /* EmplaceCoinInternalDANGER */              \
   X(kFailRead, 21, "FailRead", {kOutpoint | kCoin, &Api::error_catcher}) /* a read of outpoint fails in the base; coin picks the read */ \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_LIST(CoinsOp, kCoinsOpCount, 32, HARNESS_COINS_OPS)
 
@@ -113,7 +115,6 @@ struct CoinsStep {
   // seam::kFlushCanKeepMemory.
   bool KeepsMemory() const { return outpoint % 2 == 1; }
 };
-
 
 static_assert(kTableSize == CoinsStackModel::kKeys, "one model key per table outpoint");
 

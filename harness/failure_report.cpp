@@ -58,9 +58,9 @@ const std::string& SuiteDir() {
 }
 
 const std::string& SubjectDir() {
-  static const std::string dir =
-      seam::SubjectSourceDir() != nullptr ? std::filesystem::path(seam::SubjectSourceDir()).lexically_normal().string()
-                                          : SuiteDir() + "/src";
+  static const std::string dir = seam::SubjectSourceDir() != nullptr
+                                     ? std::filesystem::path(seam::SubjectSourceDir()).lexically_normal().string()
+                                     : SuiteDir() + "/src";
   return dir;
 }
 
@@ -174,11 +174,11 @@ std::string Owned(Owner owner) {
 }
 
 struct Failure {
-  std::string kind;      // the signature's <kind>: assertion, assert, terminate, a sanitizer's name
-  std::string what;      // the headline: what failed
-  std::string site;      // the signature's <site>, value-free
-  std::string verdict;   // whose failure it is, and why
-  std::string call;      // the subject call the suite was in
+  std::string kind;           // the signature's <kind>: assertion, assert, terminate, a sanitizer's name
+  std::string what;           // the headline: what failed
+  std::string site;           // the signature's <site>, value-free
+  std::string verdict;        // whose failure it is, and why
+  std::string call;           // the subject call the suite was in
   std::vector<Frame> frames;  // the subject's and the suite's, from the failing one outward
 };
 
@@ -294,7 +294,8 @@ std::string TypeOf(const std::exception_ptr& e, std::string& what) {
   if (const std::exception_ptr e = std::current_exception()) {
     std::string what;
     const std::string type = TypeOf(e, what);
-    f.what = "terminate: " + type + (what.empty() ? "" : " (\"" + what + "\")") + " was thrown where it could not be "
+    f.what = "terminate: " + type + (what.empty() ? "" : " (\"" + what + "\")") +
+             " was thrown where it could not be "
              "caught";
   } else {
     f.what = "terminate without an exception";

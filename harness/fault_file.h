@@ -28,7 +28,7 @@ struct Fault {
   Call call = Call::kWrite;
   uint32_t at = 1;  // the at-th call (1-based) of `call` from arming
   Effect effect = Effect::kFail;
-  int error = 0;    // errno to report: ENOSPC or EIO
+  int error = 0;  // errno to report: ENOSPC or EIO
   bool persistent = false;
 };
 

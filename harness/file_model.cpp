@@ -41,7 +41,8 @@ FileModel::~FileModel() {
 
 int FileModel::WindowOf(uint64_t offset, uint64_t n) {
   for (int w = 0; w < kWindows; ++w) {
-    if (offset >= kWindowBase[w] && offset - kWindowBase[w] <= kWindowSize && n <= kWindowSize - (offset - kWindowBase[w])) {
+    if (offset >= kWindowBase[w] && offset - kWindowBase[w] <= kWindowSize &&
+        n <= kWindowSize - (offset - kWindowBase[w])) {
       return w;
     }
   }

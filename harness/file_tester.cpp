@@ -27,7 +27,6 @@ int64_t FirstDifference(std::span<const uint8_t> a, std::span<const uint8_t> b) 
   return m.first == a.end() ? -1 : m.first - a.begin();
 }
 
-
 // A stream that accepts writes, has nothing to read and cannot seek, so ftell fails: a stand-in for a pipe
 // with no system calls.
 ssize_t SinkWrite(void*, const char*, size_t n) { return static_cast<ssize_t>(n); }
@@ -53,8 +52,7 @@ std::string FileStep::ToString() const {
          ", mech=" + std::to_string(mech) + ", seed=" + std::to_string(seed) + ")";
 }
 
-FileIoTester::FileIoTester(const std::array<uint8_t, 8>& key)
-    : model_(key), scratch_(SharedScratch()) {
+FileIoTester::FileIoTester(const std::array<uint8_t, 8>& key) : model_(key), scratch_(SharedScratch()) {
   fd_ = memfd_create("file_io_sim", MFD_CLOEXEC);
   HARNESS_CHECK(fd_ >= 0, "memfd_create failed: ", std::strerror(errno));
   OpenAt(0);
@@ -145,8 +143,8 @@ void FileIoTester::CheckDisk(bool all) {
     HARNESS_CHECK(pread(fd_, scratch_.disk, n, static_cast<off_t>(r.lo)) == static_cast<ssize_t>(n), "pread failed");
     const auto want = model_.Raw(w, r.lo, r.hi);
     const int64_t at = FirstDifference({scratch_.disk, n}, want);
-    HARNESS_CHECK(at < 0, "raw bytes on disk differ from plaintext XOR key at offset ", r.lo + at, " (checked [",
-                  r.lo, ", ", r.hi, "))\n    disk:  ", HexStr(std::span<const uint8_t>{scratch_.disk + at, n - at}),
+    HARNESS_CHECK(at < 0, "raw bytes on disk differ from plaintext XOR key at offset ", r.lo + at, " (checked [", r.lo,
+                  ", ", r.hi, "))\n    disk:  ", HexStr(std::span<const uint8_t>{scratch_.disk + at, n - at}),
                   "\n    model: ", HexStr(want.subspan(at)));
   }
   model_.ClearDirty();
@@ -157,7 +155,8 @@ void FileIoTester::CheckRead(const uint8_t* dst, uint64_t at, uint32_t len, size
   HARNESS_CHECK_EQ(got, n, "bytes the model says exist at ", at);
   HARNESS_CHECK_EQ(threw, n < len, "a read throws exactly when it comes up short (", n, " of ", len, " bytes exist)");
   const int64_t diff = FirstDifference({dst, n}, {scratch_.expected, n});
-  HARNESS_CHECK(diff < 0, "read at ", at, " differs at +", diff, "\n    subject: ", HexStr(std::span<const uint8_t>{dst + diff, n - diff}),
+  HARNESS_CHECK(diff < 0, "read at ", at, " differs at +", diff,
+                "\n    subject: ", HexStr(std::span<const uint8_t>{dst + diff, n - diff}),
                 "\n    model:   ", HexStr(std::span<const uint8_t>{scratch_.expected + diff, n - diff}));
   const uint8_t* tail = std::find_if(dst + n, dst + len, [](uint8_t b) { return b != kSentinel; });
   HARNESS_CHECK(tail == dst + len, "a short read changed the destination past the ", n, " bytes read, at +",
@@ -277,8 +276,14 @@ void FileIoTester::ApplyFail(const FileStep& step) {
           writer_->Write(src);
           if (path == 3) writer_->Flush();
           break;
-        case 4: file_->Write(src); file_->Flush(); break;
-        case 5: file_->Write(src); file_->Close(); break;
+        case 4:
+          file_->Write(src);
+          file_->Flush();
+          break;
+        case 5:
+          file_->Write(src);
+          file_->Close();
+          break;
         case 6: file_->Commit(); break;
         default: file_->Truncate(at + step.len / 2); break;
       }
@@ -334,9 +339,9 @@ void FileIoTester::ApplyFail(const FileStep& step) {
   HARNESS_CHECK(pread(fd_, scratch_.disk, n, static_cast<off_t>(at)) == static_cast<ssize_t>(n), "pread failed");
   for (size_t i = 0; i < n; ++i) {
     const uint8_t d = scratch_.disk[i];
-    HARNESS_CHECK(d == before[i] || d == new_raw[i], "after a failing ", fault_file::ToString(fault.call), " the byte at ",
-                  at + i, " is ", int{d}, ": neither the old ", int{before[i]}, " nor the written ", int{new_raw[i]},
-                  d == data[i] ? " (it is the plaintext)" : "");
+    HARNESS_CHECK(d == before[i] || d == new_raw[i], "after a failing ", fault_file::ToString(fault.call),
+                  " the byte at ", at + i, " is ", int{d}, ": neither the old ", int{before[i]}, " nor the written ",
+                  int{new_raw[i]}, d == data[i] ? " (it is the plaintext)" : "");
   }
   // Nothing else on disk changed.
   model_.ClearDirty();
@@ -508,8 +513,8 @@ bool FileIoTester::ApplyStep(const FileStep& step) {
       FlushWriterForDirectUse();
       Use(Direction::kReading);
       const auto size = file_->Size();
-      HARNESS_CHECK(size == std::optional<uint64_t>(model_.size()), "Size() is ", size.value_or(UINT64_MAX), ", the model's ",
-                    model_.size());
+      HARNESS_CHECK(size == std::optional<uint64_t>(model_.size()), "Size() is ", size.value_or(UINT64_MAX),
+                    ", the model's ", model_.size());
       direction_ = Direction::kNone;
       break;
     }

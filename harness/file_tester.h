@@ -45,6 +45,7 @@
 namespace harness {
 
 // X(enumerator, id, name).
+// clang-format off
 #define HARNESS_FILE_OPS(X)                                                                                            \
   X(kWrite, 0, "Write")                      /* seam::AutoFile::Write(len bytes) */                                    \
   X(kWriteConsume, 1, "WriteConsume")        /* seam::AutoFile::WriteConsume(len bytes) */                             \
@@ -74,6 +75,7 @@ namespace harness {
   /* a write path (`mech`) of len bytes while the disk fails (`target`: the call, the k, the effect); ends input */   \
   X(kFail, 20, "Fail")                                                                                                 \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_LIST(FileOp, kFileOpCount, 32, HARNESS_FILE_OPS)
 
@@ -125,7 +127,7 @@ class FileIoTester {
   FileModel model_;
   Scratch& scratch_;
   int fd_ = -1;
-  uint64_t position_ = 0;  // the model's position (where the next logical read or write happens)
+  uint64_t position_ = 0;                   // the model's position (where the next logical read or write happens)
   Direction direction_ = Direction::kNone;  // what file_'s FILE* did last since a seek or fflush
   std::optional<seam::AutoFile> file_;
   std::optional<seam::BufferedWriter> writer_;

@@ -77,7 +77,8 @@ std::string g_runner;
 
 std::vector<uint8_t> FromHex(std::string_view hex) {
   std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<uint8_t>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
   return out;
 }
 
@@ -124,8 +125,9 @@ Decision Present(KnownBug form) {
   // The child records no observations and no coverage of its own: a review's log and profile are the
   // asking process's.
   for (int i = 0; i < row.tries && !decision.present; ++i) {
-    const ChildRun run = RunChild(runner, {path}, {std::string("FUZZ=") + row.target, "SUITE_CHECK_KNOWN_BUGS=1",
-                                                   "LLVM_PROFILE_FILE=/dev/null"}, {"SUITE_OBSERVE"});
+    const ChildRun run = RunChild(
+        runner, {path}, {std::string("FUZZ=") + row.target, "SUITE_CHECK_KNOWN_BUGS=1", "LLVM_PROFILE_FILE=/dev/null"},
+        {"SUITE_OBSERVE"});
     decision.present = run.Failed() && std::regex_search(run.output, expect);
     if (decision.present) decision.report = ReportIn(run.output);
   }
@@ -157,8 +159,9 @@ KnownBugVerdict DecideKnownBug(std::string_view bug) {
   if (forms.empty() || !Applies(forms.front())) return KnownBugVerdict::kNotApplicable;
   size_t present = 0;
   for (const KnownBug form : forms) present += FormPresent(form);
-  return present == 0 ? KnownBugVerdict::kFixed
-         : present == forms.size() ? KnownBugVerdict::kPresent : KnownBugVerdict::kPartlyFixed;
+  return present == 0              ? KnownBugVerdict::kFixed
+         : present == forms.size() ? KnownBugVerdict::kPresent
+                                   : KnownBugVerdict::kPartlyFixed;
 }
 
 bool KnownBugCheckRuns(KnownBug form) {
@@ -212,12 +215,13 @@ std::string DescribeKnownBug(std::string_view bug) {
     case KnownBugVerdict::kNotApplicable:
       return "known bug " + name + ": not applicable (the subject lacks the code it lives in; " + first.doc + ")";
     case KnownBugVerdict::kPresent:
-      return "KNOWN BUG " + name + " present in this Bitcoin Core tree (its inputs still fail; " + first.doc + "): " +
-             list(true) + ". Its checks are known-failing and skipped; SUITE_CHECK_KNOWN_BUGS=1 runs them";
+      return "KNOWN BUG " + name + " present in this Bitcoin Core tree (its inputs still fail; " + first.doc +
+             "): " + list(true) + ". Its checks are known-failing and skipped; SUITE_CHECK_KNOWN_BUGS=1 runs them";
     case KnownBugVerdict::kPartlyFixed:
-      return "KNOWN BUG " + name + " partly fixed in this Bitcoin Core tree (" + first.doc + "): still present: " +
-             list(true) + " (its checks are known-failing and skipped; SUITE_CHECK_KNOWN_BUGS=1 runs them); fixed: " +
-             list(false) + " (their checks run)";
+      return "KNOWN BUG " + name + " partly fixed in this Bitcoin Core tree (" + first.doc +
+             "): still present: " + list(true) +
+             " (its checks are known-failing and skipped; SUITE_CHECK_KNOWN_BUGS=1 runs them); fixed: " + list(false) +
+             " (their checks run)";
     case KnownBugVerdict::kFixed:
       return "known bug " + name + ": fixed in this tree (its inputs pass; " + first.doc + "): its checks run";
   }

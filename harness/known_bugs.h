@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+// clang-format off
 #define HARNESS_KNOWN_BUGS(X)                                                                                          \
   X(kWriterPlaintext, "writer_failed_flush", "plaintext", "file_io_sim", "fb00f63dfef4f6033d", "it is the plaintext",  \
     1, "docs/core-bugs.md#writer-failed-flush",                                                                        \
@@ -32,6 +33,7 @@
     "docs/core-bugs.md#overlay-sync",                                                                                  \
     "CoinsViewOverlay has no Sync of its own: CCoinsViewCache::Sync writes the base while the fetchers read it")       \
   /* new forms go above this line, a bug's forms together */
+// clang-format on
 
 namespace harness {
 

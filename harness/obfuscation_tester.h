@@ -19,10 +19,10 @@ struct ObfuscationCase {
   static constexpr size_t kMaxLength = 256;
 
   std::array<uint8_t, 8> key{};
-  uint64_t offset = 0;      // absolute position of the first byte; any value, including above 2^32
-  uint32_t length = 0;      // at most kMaxLength
-  uint8_t alignment = 0;    // the data starts this many bytes past an 8-byte boundary (0..7)
-  uint64_t data_seed = 0;   // plaintext bytes are derived from it
+  uint64_t offset = 0;           // absolute position of the first byte; any value, including above 2^32
+  uint32_t length = 0;           // at most kMaxLength
+  uint8_t alignment = 0;         // the data starts this many bytes past an 8-byte boundary (0..7)
+  uint64_t data_seed = 0;        // plaintext bytes are derived from it
   std::vector<uint32_t> chunks;  // chunk sizes in order; the rest of the data is one final chunk
 
   std::string ToString() const;

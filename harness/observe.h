@@ -45,10 +45,10 @@ void FlushBeforeDeath();
 }  // namespace harness::observe
 
 // HARNESS_OBSERVE(label, parts...): a record whose value is the parts streamed; evaluated only when on.
-#define HARNESS_OBSERVE(label, ...)                                                            \
-  do {                                                                                         \
-    if (::harness::observe::On()) [[unlikely]]                                                 \
-      ::harness::observe::Record(label, ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__));     \
+#define HARNESS_OBSERVE(label, ...)                                                        \
+  do {                                                                                     \
+    if (::harness::observe::On()) [[unlikely]]                                             \
+      ::harness::observe::Record(label, ::harness::Concat("" __VA_OPT__(, ) __VA_ARGS__)); \
   } while (0)
 // HARNESS_OBSERVE_CHANGE(change, label, parts...): the same, tied to a Core change (a row of core/features.h).
 #define HARNESS_OBSERVE_CHANGE(change, label, ...)                                                       \

@@ -63,14 +63,14 @@ constexpr T OpColumn(const T (&column)[kCount], Enum value, T fallback = T{}) {
 #define HARNESS_OP_COLUMN_(e, id, name, ...) __VA_ARGS__,
 #define HARNESS_OP_ONE_(e, id, name, ...) +1
 
-#define HARNESS_OP_ENUM(Enum, count, LIST)                                               \
-  enum class Enum : uint8_t { LIST(HARNESS_OP_ENUMERATOR_) };                            \
-  inline constexpr uint8_t count = 0 LIST(HARNESS_OP_ONE_);                              \
-  static_assert(::harness::OpIdsDenseInOrder<count>({LIST(HARNESS_OP_ID_)}),             \
+#define HARNESS_OP_ENUM(Enum, count, LIST)                                                 \
+  enum class Enum : uint8_t { LIST(HARNESS_OP_ENUMERATOR_) };                              \
+  inline constexpr uint8_t count = 0 LIST(HARNESS_OP_ONE_);                                \
+  static_assert(::harness::OpIdsDenseInOrder<count>({LIST(HARNESS_OP_ID_)}),               \
                 #Enum ": ids must be 0, 1, 2, ... in list order: append, never renumber"); \
-  constexpr const char* ToString(Enum value) {                                          \
-    constexpr const char* kNames[] = {LIST(HARNESS_OP_NAME_)};                           \
-    return ::harness::OpColumn(kNames, value, "unknown");                                \
+  constexpr const char* ToString(Enum value) {                                             \
+    constexpr const char* kNames[] = {LIST(HARNESS_OP_NAME_)};                             \
+    return ::harness::OpColumn(kNames, value, "unknown");                                  \
   }
 
 #define HARNESS_OP_COLUMN(LIST) {LIST(HARNESS_OP_COLUMN_)}
@@ -85,19 +85,18 @@ constexpr T OpColumn(const T (&column)[kCount], Enum value, T fallback = T{}) {
 #define HARNESS_OP_EXTRA_ONE_
 #endif
 
-#define HARNESS_OP_LIST(Enum, count, space, LIST)                                                           \
-  enum class Enum : uint8_t { LIST(HARNESS_OP_ENUMERATOR_) HARNESS_OP_EXTRA_(LIST) };                      \
-  inline constexpr uint8_t count = 0 LIST(HARNESS_OP_ONE_) HARNESS_OP_EXTRA_ONE_;                           \
-  static_assert(::harness::OpIdsDenseInOrder<0 LIST(HARNESS_OP_ONE_)>({LIST(HARNESS_OP_ID_)}),              \
-                #Enum ": ids must be 0, 1, 2, ... in list order: append, never renumber");                  \
-  static_assert((space & (space - 1)) == 0 && count <= space && space <= 256,                               \
-                #Enum ": the id space is a power of two holding every operation (grow it by doubling)");    \
-  /* The id space of the list (see the top of this file). */                                                \
-  constexpr unsigned OpIdSpace(Enum) { return space; }                                                      \
-  /* Whether `value` is an operation of the list, not a reserved id. */                                     \
-  constexpr bool IsOp(Enum value) { return static_cast<uint8_t>(value) < count; }                           \
-  constexpr const char* ToString(Enum value) {                                                              \
-    constexpr const char* kNames[] = {LIST(HARNESS_OP_NAME_) HARNESS_OP_EXTRA_NAME_};                       \
-    return ::harness::OpColumn(kNames, value, "reserved");                                                  \
+#define HARNESS_OP_LIST(Enum, count, space, LIST)                                                        \
+  enum class Enum : uint8_t { LIST(HARNESS_OP_ENUMERATOR_) HARNESS_OP_EXTRA_(LIST) };                    \
+  inline constexpr uint8_t count = 0 LIST(HARNESS_OP_ONE_) HARNESS_OP_EXTRA_ONE_;                        \
+  static_assert(::harness::OpIdsDenseInOrder<0 LIST(HARNESS_OP_ONE_)>({LIST(HARNESS_OP_ID_)}),           \
+                #Enum ": ids must be 0, 1, 2, ... in list order: append, never renumber");               \
+  static_assert((space & (space - 1)) == 0 && count <= space && space <= 256,                            \
+                #Enum ": the id space is a power of two holding every operation (grow it by doubling)"); \
+  /* The id space of the list (see the top of this file). */                                             \
+  constexpr unsigned OpIdSpace(Enum) { return space; }                                                   \
+  /* Whether `value` is an operation of the list, not a reserved id. */                                  \
+  constexpr bool IsOp(Enum value) { return static_cast<uint8_t>(value) < count; }                        \
+  constexpr const char* ToString(Enum value) {                                                           \
+    constexpr const char* kNames[] = {LIST(HARNESS_OP_NAME_) HARNESS_OP_EXTRA_NAME_};                    \
+    return ::harness::OpColumn(kNames, value, "reserved");                                               \
   }
-

@@ -48,7 +48,7 @@ std::string Describe(const std::vector<TxShape>& txs) {
       const uint8_t s = txs[i].inputs[j];
       out += j ? " " : "";
       // "d" names an earlier transaction's input (a double spend) if the transaction has one before it.
-      out += s < 0x80              ? "f" + std::to_string(s % OverlayTester::kFunding)
+      out += s < 0x80             ? "f" + std::to_string(s % OverlayTester::kFunding)
              : s >= 0xc0 && i > 0 ? "d" + std::to_string((s >> 2) & 7) + ":" + std::to_string(s & 3)
                                   : "t" + std::to_string((s >> 2) & 7) + ":" + std::to_string(s & 3);
     }
@@ -79,7 +79,7 @@ OverlayTester::OverlayTester(int workers)
       fetching_(&tip_, workers),
       serial_(&tip_, 0),
       model_(BlockHash(255)) {
-  model_.Push();                 // the tip
+  model_.Push();                // the tip
   model_.Push(/*peeks=*/true);  // the overlays
   outpoints_.reserve(CoinsStackModel::kKeys);
   outpoints_.assign(FundingOutpoints().begin(), FundingOutpoints().end());
@@ -113,7 +113,8 @@ bool OverlayTester::BuildBlock(const std::vector<TxShape>& shapes) {
   b.block.vtx.push_back(std::move(coinbase));
   b.txids.push_back(TxidOf(b.block.vtx[0]));
   if (!KeyOf(OutPoint{b.txids[0], 0})) return false;
-  std::set<Hash256> earlier;  // txids of the transactions after the coinbase so far: the overlay queues none of their outputs
+  std::set<Hash256>
+      earlier;  // txids of the transactions after the coinbase so far: the overlay queues none of their outputs
   for (const TxShape& shape : shapes) {
     embedded::Transaction tx;
     tx.locktime = blocks_;  // no transaction repeats an earlier block's txid (BIP30's concern, not the overlay's)
@@ -498,8 +499,7 @@ void OverlayTester::ApplyToNamed(const OverlayStep& step) {
       model_.Emplace(1, k, coin);
       break;
     }
-    default:
-      return;
+    default: return;
   }
   CheckOverlays(k, /*deep=*/step.op == OverlayOp::kEmplace);
 }

@@ -44,6 +44,7 @@ namespace harness {
 
 // X(enumerator, id, name, args): args say which of the step's fields the operation reads and how
 // OverlayStep::ToString shows them; the decoder reads only those.
+// clang-format off
 #define HARNESS_OVERLAY_OPS(X)                                                                                         \
   X(kFund, 0, "Fund", {kFunding | kCoin | kOverwrite}) /* the tip adds a funding coin (between blocks) */              \
   X(kTipSpend, 1, "TipSpend", {kFunding})        /* the tip spends a funding outpoint (between blocks) */              \
@@ -69,6 +70,7 @@ namespace harness {
   /* EstimateSize and GetHeadBlocks, which a cache forwards to its base */                                             \
   X(kBaseReads, 17, "BaseReads", {0, &Api::backed_store_reads})                                                        \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_LIST(OverlayOp, kOverlayOpCount, 32, HARNESS_OVERLAY_OPS)
 
@@ -89,7 +91,13 @@ struct OverlayStep {
   // `arg` as a funding outpoint, flush (1) or sync (0), an index, or which overlay writes; `coin`;
   // `overwrite`; `txs`.
   enum Arg : uint8_t {
-    kFunding = 1, kFlushOrSync = 2, kIndex = 4, kWriter = 8, kCoin = 16, kTxs = 32, kOverwrite = 64
+    kFunding = 1,
+    kFlushOrSync = 2,
+    kIndex = 4,
+    kWriter = 8,
+    kCoin = 16,
+    kTxs = 32,
+    kOverwrite = 64
   };
   using Api = seam::CoinsCacheApi;
   static constexpr CoinsOpSpec kSpecs[] = HARNESS_OP_COLUMN(HARNESS_OVERLAY_OPS);
@@ -103,9 +111,9 @@ struct OverlayStep {
   // (mod their number); kTipWrite: 1 = flush, 0 = sync; kEnd: 1 = the fetching overlay writes the block
   // down, 0 = the other.
   uint8_t arg = 0;
-  uint8_t coin = 0;                // kFund, kEmplace: CoinTable() index
-  bool overwrite = false;          // kFund: AddCoin's possible_overwrite
-  std::vector<TxShape> txs;        // kBlock: the transactions after the coinbase
+  uint8_t coin = 0;          // kFund, kEmplace: CoinTable() index
+  bool overwrite = false;    // kFund: AddCoin's possible_overwrite
+  std::vector<TxShape> txs;  // kBlock: the transactions after the coinbase
   std::string ToString() const;
 };
 
@@ -185,7 +193,9 @@ class OverlayTester {
   OverlayList<seam::CoinsViewOverlay> Overlays() { return {{&fetching_, &serial_}, OverlayCount()}; }
   OverlayList<const seam::CoinsViewOverlay> Overlays() const { return {{&fetching_, &serial_}, OverlayCount()}; }
   size_t OverlayCount() const { return block_ && block_->synced ? 1 : 2; }
-  const char* Name(const seam::CoinsViewOverlay* o) const { return o == &fetching_ ? "fetching overlay" : "overlay without threads"; }
+  const char* Name(const seam::CoinsViewOverlay* o) const {
+    return o == &fetching_ ? "fetching overlay" : "overlay without threads";
+  }
   // Both overlays against the model: `k`'s entry, sizes (deep: SanityCheck and usage), AllInputsConsumed.
   HARNESS_NO_FUZZ_COVERAGE void CheckOverlays(std::optional<Key> k, bool deep) const;
   // The tip against the model: sizes, dirty list; with `every_key` every entry and the best block.
@@ -200,8 +210,8 @@ class OverlayTester {
   seam::CoinsViewOverlay serial_;
   CoinsStackModel model_;
   std::vector<OutPoint> outpoints_;  // by key: the funding outpoints first, then those blocks create
-  std::map<OutPoint, Key> keys_;      // the keys of those blocks create (the funding ones are fixed)
-  uint8_t blocks_ = 0;  // blocks started: the coinbase's scriptSig and the height
+  std::map<OutPoint, Key> keys_;     // the keys of those blocks create (the funding ones are fixed)
+  uint8_t blocks_ = 0;               // blocks started: the coinbase's scriptSig and the height
   size_t blocks_written_ = 0;
   OpLog<OverlayStep> log_;
   // Set at the end of a block whose fate depends on whether the overlay fetches ahead (Core's

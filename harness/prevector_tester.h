@@ -31,6 +31,7 @@ namespace harness {
 // X(enumerator, id, name, traits). Traits: the step fields the operation reads (printed by
 // PrevectorStep::ToString) and what Apply must know of it (kAliasing, kChangesOther).
 // [first, last): values of an array outside both objects; b: the side's begin().
+// clang-format off
 #define HARNESS_PREVECTOR_OPS(X)                                                                                       \
   X(kInsert, 0, "Insert", kPos | kValue)                                         /* insert(pos, value) */              \
   X(kInsertCount, 1, "InsertCount", kPos | kCount | kValue)                      /* insert(pos, count, value) */       \
@@ -60,6 +61,7 @@ namespace harness {
   X(kSelfCopyAssign, 24, "SelfCopyAssign", 0)                                    /* side = side */                     \
   X(kRangeConstruct, 25, "RangeConstruct", kIndex | kCount)                      /* side re-made from other's range */ \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_LIST(PrevectorOp, kPrevectorOpCount, 32, HARNESS_PREVECTOR_OPS)
 

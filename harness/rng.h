@@ -37,7 +37,8 @@ inline uint64_t TestSeed(uint64_t fallback) {
   if (env == nullptr || *env == '\0') return fallback;
   char* end = nullptr;
   const uint64_t seed = std::strtoull(env, &end, 0);
-  if (*end != '\0') throw std::invalid_argument("SEED must be a decimal or 0x-hex number, got '" + std::string(env) + "'");
+  if (*end != '\0')
+    throw std::invalid_argument("SEED must be a decimal or 0x-hex number, got '" + std::string(env) + "'");
   return seed;
 }
 

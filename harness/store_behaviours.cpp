@@ -77,7 +77,8 @@ int ReadErrorScenario() {
   } catch (const std::runtime_error&) {
     return 0;
   }
-  std::fprintf(stderr, "read_error_fatal: the read %s\n", disk.faults.injected() ? "failed, yet returned" : "never failed");
+  std::fprintf(stderr, "read_error_fatal: the read %s\n",
+               disk.faults.injected() ? "failed, yet returned" : "never failed");
   return 3;
 }
 
@@ -117,9 +118,9 @@ const Behaviour kReadErrorFatal{"read_error_fatal", "a failed database read thro
 const Behaviour kBadRecordFatal{"bad_record_fatal", "a lookup of an undecodable coin record reads no coin, or an error",
                                 "a lookup of an undecodable coin record aborts the process inside the database wrapper",
                                 BadRecordScenario};
-const Behaviour kCursorAbortsOnBadRecord{"cursor_aborts_on_bad_record",
-                                         "the coins cursor reports an undecodable record",
-                                         "the coins cursor aborts the process on an undecodable record", CursorScenario};
+const Behaviour kCursorAbortsOnBadRecord{
+    "cursor_aborts_on_bad_record", "the coins cursor reports an undecodable record",
+    "the coins cursor aborts the process on an undecodable record", CursorScenario};
 HARNESS_BEHAVIOUR(kReadErrorFatal);
 HARNESS_BEHAVIOUR(kBadRecordFatal);
 HARNESS_BEHAVIOUR(kCursorAbortsOnBadRecord);

@@ -36,7 +36,7 @@ struct StoreFlush {
   size_t floor = 0;                 // writes already in the store when it began (a re-run's)
   size_t partial_written = 0;       // partial batches it wrote
   bool completed = false;
-  FlushUndo undo;                   // completed: what it overwrote
+  FlushUndo undo;  // completed: what it overwrote
   // The store after its first `batches` partial batches (0: as before it began), from `before`.
   KvMap After(const KvMap& before, size_t batches) const;
 };

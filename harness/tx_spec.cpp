@@ -75,23 +75,19 @@ Script OutputScript(size_t position) {
       s[24] = 0xac;
       return s;
     }
-    default:
-      return Script();
+    default: return Script();
   }
 }
 
 OutPoint FillOutpoint(const TxSpec& spec, size_t i) {
   switch (spec.fill) {
-    case InputFill::kPool:
-      return OutpointPool()[spec.picks[i] % kPoolSize];
-    case InputFill::kDistinct:
-      return {DerivedHash(uint64_t{spec.seed} << 32 | i), static_cast<uint32_t>(i % 3)};
+    case InputFill::kPool: return OutpointPool()[spec.picks[i] % kPoolSize];
+    case InputFill::kDistinct: return {DerivedHash(uint64_t{spec.seed} << 32 | i), static_cast<uint32_t>(i % 3)};
     case InputFill::kFamilies: {
       const size_t width = std::max<size_t>(spec.width, 1);
       return {DerivedHash(uint64_t{spec.seed} << 32 | i / width), static_cast<uint32_t>(i % width)};
     }
-    case InputFill::kZeroRun:
-      return {Hash256{}, static_cast<uint32_t>(spec.seed % 2 ? i : 0xfffffffe - i)};
+    case InputFill::kZeroRun: return {Hash256{}, static_cast<uint32_t>(spec.seed % 2 ? i : 0xfffffffe - i)};
   }
   return {};
 }
@@ -137,12 +133,12 @@ void PadTo(Script& bytes, size_t size, size_t target) {
 const std::array<OutPoint, kPoolSize>& OutpointPool() {
   static const std::array<OutPoint, kPoolSize> pool = [] {
     const Hash256 zero;
-    const Hash256 low = HashFromBytes({{31, 0x01}});          // zero but for the last byte: sorts after the zero run
-    const Hash256 high = HashFromBytes({{0, 0x01}});          // zero but for the first byte
+    const Hash256 low = HashFromBytes({{31, 0x01}});  // zero but for the last byte: sorts after the zero run
+    const Hash256 high = HashFromBytes({{0, 0x01}});  // zero but for the first byte
     const Hash256 a = DerivedHash(1000);
-    Hash256 a_last = a;                                       // a, but for the last byte
+    Hash256 a_last = a;  // a, but for the last byte
     a_last.bytes[31] ^= 0x01;
-    Hash256 a_first = a;                                      // a, but for the first byte
+    Hash256 a_first = a;  // a, but for the first byte
     a_first.bytes[0] ^= 0x80;
     Hash256 ones;
     ones.bytes.fill(0xff);
@@ -192,8 +188,7 @@ std::string TxSpec::ToString() const {
     out += ", seed=" + std::to_string(seed) + ", width=" + std::to_string(width) + ", edits=[";
     for (size_t i = 0; i < edit_count && i < kMaxEdits; ++i) {
       const InputEdit& e = edits[i];
-      out += (i ? " " : "") + std::to_string(e.at) + "=" + harness::ToString(e.kind) +
-             std::to_string(e.from);
+      out += (i ? " " : "") + std::to_string(e.at) + "=" + harness::ToString(e.kind) + std::to_string(e.from);
     }
     out += "]";
   }
@@ -244,8 +239,7 @@ Transaction BuildTx(const TxSpec& spec) {
     tx.vout.push_back({kValues[spec.values[i] % TxSpec::kValueCount], OutputScript(i)});
   }
   switch (spec.witness) {
-    case WitnessShape::kNone:
-      break;
+    case WitnessShape::kNone: break;
     case WitnessShape::kSpends:
       for (size_t i = 0; i < n && i < 2; ++i) {
         tx.vin[i].witness = {std::vector<uint8_t>(72, static_cast<uint8_t>(0x30 + i)), std::vector<uint8_t>(33, 0x02)};

@@ -30,20 +30,24 @@ const std::array<OutPoint, kPoolSize>& OutpointPool();
 inline constexpr uint8_t kPoolNull = 0;
 
 // Stable IDs (append only). X(enumerator, id, name).
+// clang-format off
 #define HARNESS_INPUT_FILLS(X)                                                                                         \
   X(kPool, 0, "pool")         /* input i is pool[picks[i]]; only for up to TxSpec::kMaxPicks inputs */                 \
   X(kDistinct, 1, "distinct") /* input i has its own hash (derived from seed and i), index i % 3 */                    \
   X(kFamilies, 2, "families") /* inputs in families of `width` sharing one hash, with indexes 0 .. width-1 */          \
   X(kZeroRun, 3, "zero-run")  /* input i is the zero hash with index i (seed odd) or 0xfffffffe - i (seed even) */     \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_ENUM(InputFill, kInputFillCount, HARNESS_INPUT_FILLS)
 
 // Named after where the new prevout comes from.
+// clang-format off
 #define HARNESS_EDIT_KINDS(X)                                                                                          \
   X(kPool, 0, "pool")  /* inputs[at % n] = pool[from % kPoolSize] */                                                   \
   X(kCopy, 1, "input") /* inputs[at % n] = inputs[from % n] (as edited so far) */                                      \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_ENUM(EditKind, kEditKindCount, HARNESS_EDIT_KINDS)
 
@@ -53,6 +57,7 @@ struct InputEdit {
   uint16_t from = 0;
 };
 
+// clang-format off
 #define HARNESS_WITNESS_SHAPES(X)                                                                                      \
   X(kNone, 0, "none")                                                                                                  \
   /* the first (up to 2) inputs carry [72-byte signature, 33-byte key], as P2WPKH */                                   \
@@ -62,6 +67,7 @@ struct InputEdit {
   /* the last input carries one 32-byte zero item (a coinbase's witness reserved value) */                             \
   X(kReservedValue, 3, "reserved-value")                                                                               \
   /* new values go above this line, with the next id */
+// clang-format on
 
 HARNESS_OP_ENUM(WitnessShape, kWitnessShapeCount, HARNESS_WITNESS_SHAPES)
 

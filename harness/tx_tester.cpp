@@ -57,7 +57,6 @@ constexpr size_t kMaxShownBytes = 4096;
 
 bool RoundTrips(const Transaction& tx) { return !tx.vin.empty() || tx.vout.empty(); }
 
-
 std::string RenderTx(const Transaction& tx) { return RenderIndented(tx, "    "); }
 
 std::string RenderBlock(const Block& block) {
@@ -84,20 +83,21 @@ void CheckAgainstReference(const Transaction& tx, std::span<const uint8_t> bytes
   HARNESS_CHECK_EQ(SerializedSize(tx, false), stripped_size, "SerializedSize without witness\n    ", RenderTx(tx));
   if (size > kMaxCopiedBytes) return;
   const std::vector<uint8_t> ref_bytes = SerializeTransactionRef(tx, true);
-  HARNESS_CHECK(Equal(bytes, ref_bytes), "serialization\n    subject:   ", HexStr(bytes, kMaxShownBytes), "\n    reference: ",
-                HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
+  HARNESS_CHECK(Equal(bytes, ref_bytes), "serialization\n    subject:   ", HexStr(bytes, kMaxShownBytes),
+                "\n    reference: ", HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
   if constexpr (seam::kSubjectCodec) {
     std::vector<uint8_t> subject_bytes;
     seam::SerializeTransactionSubject(subject_bytes, tx);
-    HARNESS_CHECK(subject_bytes == ref_bytes, "the subject's own serialization\n    subject:   ",
-                  HexStr(subject_bytes, kMaxShownBytes), "\n    reference: ", HexStr(ref_bytes, kMaxShownBytes), "\n    ",
-                  RenderTx(tx));
+    HARNESS_CHECK(subject_bytes == ref_bytes,
+                  "the subject's own serialization\n    subject:   ", HexStr(subject_bytes, kMaxShownBytes),
+                  "\n    reference: ", HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
   }
   if (!tx.HasWitness()) return;
   std::vector<uint8_t> stripped;
   SerializeTransaction(stripped, tx, false);
   const std::vector<uint8_t> ref_stripped = SerializeTransactionRef(tx, false);
-  HARNESS_CHECK(stripped == ref_stripped, "serialization without witness\n    subject:   ", HexStr(stripped, kMaxShownBytes),
+  HARNESS_CHECK(stripped == ref_stripped,
+                "serialization without witness\n    subject:   ", HexStr(stripped, kMaxShownBytes),
                 "\n    reference: ", HexStr(ref_stripped, kMaxShownBytes), "\n    ", RenderTx(tx));
 }
 
@@ -116,8 +116,9 @@ void CheckTx(const Transaction& tx) {
                 "\n    after:  ", RenderTx(back));
   if constexpr (seam::kSubjectCodec) {
     Transaction subject_back;
-    HARNESS_CHECK(seam::ParseTransactionSubject(bytes, subject_back, &error), "the subject's parser rejects the serialization: ",
-                  error, "\n    bytes: ", HexStr(bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
+    HARNESS_CHECK(seam::ParseTransactionSubject(bytes, subject_back, &error),
+                  "the subject's parser rejects the serialization: ", error,
+                  "\n    bytes: ", HexStr(bytes, kMaxShownBytes), "\n    ", RenderTx(tx));
     HARNESS_CHECK(subject_back == tx, "the subject's parser changed the transaction\n    before: ", RenderTx(tx),
                   "\n    after:  ", RenderTx(subject_back));
   }
@@ -131,9 +132,10 @@ bool CheckTxBytes(std::span<const uint8_t> input) {
     Transaction subject_tx;
     std::string subject_error;
     const bool subject_parsed = seam::ParseTransactionSubject(input, subject_tx, &subject_error);
-    HARNESS_CHECK(parsed == subject_parsed, "parse verdicts differ\n    ParseTransaction: ",
-                  parsed ? "accepts" : "rejects: " + error, "\n    subject's parser: ",
-                  subject_parsed ? "accepts" : "rejects: " + subject_error, "\n    input: ", HexStr(input, kMaxShownBytes));
+    HARNESS_CHECK(parsed == subject_parsed,
+                  "parse verdicts differ\n    ParseTransaction: ", parsed ? "accepts" : "rejects: " + error,
+                  "\n    subject's parser: ", subject_parsed ? "accepts" : "rejects: " + subject_error,
+                  "\n    input: ", HexStr(input, kMaxShownBytes));
     if (parsed) {
       HARNESS_CHECK(subject_tx == tx, "the parsers read different transactions\n    ParseTransaction: ", RenderTx(tx),
                     "\n    subject's parser: ", RenderTx(subject_tx));
@@ -164,8 +166,8 @@ void CheckBlockCase(const Block& block) {
   std::vector<uint8_t> bytes;
   SerializeBlock(bytes, block);
   const std::vector<uint8_t> ref_bytes = SerializeBlockRef(block, true);
-  HARNESS_CHECK(bytes == ref_bytes, "block serialization\n    subject:   ", HexStr(bytes, kMaxShownBytes), "\n    reference: ",
-                HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderBlock(block));
+  HARNESS_CHECK(bytes == ref_bytes, "block serialization\n    subject:   ", HexStr(bytes, kMaxShownBytes),
+                "\n    reference: ", HexStr(ref_bytes, kMaxShownBytes), "\n    ", RenderBlock(block));
   if (std::any_of(block.vtx.begin(), block.vtx.end(), [](const Transaction& tx) { return tx.HasWitness(); })) {
     std::vector<uint8_t> stripped;
     SerializeBlock(stripped, block, false);

@@ -33,6 +33,18 @@
 #include "core/block_files.h"
 namespace seam {
 using core_adapter::FramingError;
+using core_adapter::kBlockRecordReads;
+using core_adapter::kChecksumSize;
+using core_adapter::kMaxRecordSize;
+using core_adapter::kPartialBlockReads;
+using core_adapter::kRecordHeaderSize;
+using core_adapter::kRecordLimitIsParameter;
+using core_adapter::kTruncatedRecordAllocatesNothing;
+using core_adapter::kUndoHeaderChecked;
+using core_adapter::kUndoRecordReads;
+using core_adapter::kWriterRejectsOversized;
+using core_adapter::kWriterTakesBlocks;
+using core_adapter::kWriterTakesUndo;
 using core_adapter::MessageStart;
 using core_adapter::ReadBlockRecord;
 using core_adapter::ReadBlockRecordPart;
@@ -40,23 +52,14 @@ using core_adapter::ReadUndoRecord;
 using core_adapter::UndoChecksum;
 using core_adapter::WriteBlockRecord;
 using core_adapter::WriteUndoRecord;
-using core_adapter::kChecksumSize;
-using core_adapter::kMaxRecordSize;
-using core_adapter::kRecordHeaderSize;
-using core_adapter::kRecordLimitIsParameter;
-using core_adapter::kTruncatedRecordAllocatesNothing;
-using core_adapter::kUndoHeaderChecked;
-using core_adapter::kWriterRejectsOversized;
-using core_adapter::kBlockRecordReads;
-using core_adapter::kUndoRecordReads;
-using core_adapter::kWriterTakesBlocks;
-using core_adapter::kWriterTakesUndo;
-using core_adapter::kPartialBlockReads;
 }  // namespace seam
 #else
 #include "src/io/block_files.h"
 namespace seam {
 using embedded::FramingError;
+using embedded::kChecksumSize;
+using embedded::kMaxRecordSize;
+using embedded::kRecordHeaderSize;
 using embedded::MessageStart;
 using embedded::ReadBlockRecord;
 using embedded::ReadBlockRecordPart;
@@ -64,9 +67,6 @@ using embedded::ReadUndoRecord;
 using embedded::UndoChecksum;
 using embedded::WriteBlockRecord;
 using embedded::WriteUndoRecord;
-using embedded::kChecksumSize;
-using embedded::kMaxRecordSize;
-using embedded::kRecordHeaderSize;
 inline constexpr bool kRecordLimitIsParameter = true;
 inline constexpr bool kTruncatedRecordAllocatesNothing = true;
 inline constexpr bool kUndoHeaderChecked = true;

@@ -74,20 +74,20 @@ namespace seam {
 // Bitcoin Core, where the tree has the API (core/coins_cache_features.h): the harness leaves out what needs
 // one that is off, as the table configure prints says.
 struct CoinsCacheApi {
-  bool have_coin = true;            // HaveCoin
-  bool have_coin_in_cache = true;   // HaveCoinInCache
-  bool access_coin = true;          // AccessCoin
-  bool uncache = true;              // Uncache
-  bool sizes = true;                // GetCacheSize, DynamicMemoryUsage
-  bool sanity_check = true;         // the subject's own SanityCheck (Core's asserts)
-  bool emplace = true;              // EmplaceCoinInternalDANGER
-  bool have_inputs = true;          // HaveInputs
-  bool backed_store_reads = true;   // GetHeadBlocks, EstimateSize through a cache
-  bool add_coins = true;            // AddCoins
-  bool access_by_txid = true;       // AccessByTxid
-  bool error_catcher = true;        // CoinsViewErrorCatcher
-  bool entry_flags = true;          // an entry's DIRTY and FRESH flags can be read
-  bool peek = true;                 // PeekCoin
+  bool have_coin = true;           // HaveCoin
+  bool have_coin_in_cache = true;  // HaveCoinInCache
+  bool access_coin = true;         // AccessCoin
+  bool uncache = true;             // Uncache
+  bool sizes = true;               // GetCacheSize, DynamicMemoryUsage
+  bool sanity_check = true;        // the subject's own SanityCheck (Core's asserts)
+  bool emplace = true;             // EmplaceCoinInternalDANGER
+  bool have_inputs = true;         // HaveInputs
+  bool backed_store_reads = true;  // GetHeadBlocks, EstimateSize through a cache
+  bool add_coins = true;           // AddCoins
+  bool access_by_txid = true;      // AccessByTxid
+  bool error_catcher = true;       // CoinsViewErrorCatcher
+  bool entry_flags = true;         // an entry's DIRTY and FRESH flags can be read
+  bool peek = true;                // PeekCoin
 };
 }  // namespace seam
 
@@ -96,8 +96,6 @@ struct CoinsCacheApi {
 namespace seam {
 using core_adapter::AccessByTxid;
 using core_adapter::AddCoins;
-using core_adapter::HashedBlock;
-using core_adapter::HashedTransaction;
 using core_adapter::CacheEntry;
 using core_adapter::CoinsCachePair;
 using core_adapter::CoinsCursor;
@@ -105,6 +103,8 @@ using core_adapter::CoinsView;
 using core_adapter::CoinsViewCache;
 using core_adapter::CoinsViewErrorCatcher;
 using core_adapter::CoinsViewOverlay;
+using core_adapter::HashedBlock;
+using core_adapter::HashedTransaction;
 inline size_t ModelledUsage(const CoinsViewCache& cache) { return cache.CoinsUsage(); }
 inline size_t ScriptHeapCharge(size_t bytes) { return CoinsViewCache::ScriptHeapCharge(bytes); }
 inline constexpr bool kBatchWriteMovesErasedCoins = true;
@@ -153,13 +153,13 @@ using core_adapter::Unbuildable;
 namespace seam {
 using embedded::AccessByTxid;
 using embedded::AddCoins;
-using embedded::HashedTransaction;
 using embedded::CacheEntry;
 using embedded::CoinsCachePair;
 using embedded::CoinsCursor;
 using embedded::CoinsView;
 using embedded::CoinsViewCache;
 using embedded::CoinsViewErrorCatcher;
+using embedded::HashedTransaction;
 inline size_t ModelledUsage(const CoinsViewCache& cache) { return cache.DynamicMemoryUsage(); }
 inline size_t ScriptHeapCharge(size_t bytes) { return bytes; }
 inline constexpr bool kBatchWriteMovesErasedCoins = false;

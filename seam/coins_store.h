@@ -29,14 +29,14 @@
 namespace seam {
 using core_adapter::CoinsStore;
 using core_adapter::kObfuscationKeyKey;
-using core_adapter::kStoreCorruptionThrows;
-using core_adapter::kStoreFailedOpenLeaks;
 using core_adapter::kStoreChoosesKey;
+using core_adapter::kStoreCorruptionThrows;
 using core_adapter::kStoreCursor;
 using core_adapter::kStoreCutsFlushes;
 using core_adapter::kStoreEstimateSize;
-using core_adapter::kStoreHaveCoin;
+using core_adapter::kStoreFailedOpenLeaks;
 using core_adapter::kStoreFlushRefusalAborts;
+using core_adapter::kStoreHaveCoin;
 using core_adapter::StoreCorruption;
 using core_adapter::StoreError;
 }  // namespace seam

@@ -34,14 +34,14 @@ using core_adapter::BufferedFile;
 using core_adapter::BufferedReader;
 using core_adapter::BufferedWriter;
 using core_adapter::IoError;
+using core_adapter::kBufferedStreams;
+using core_adapter::kDirectionChangeSeeks;
 using core_adapter::kFailedWriteRemembered;
+using core_adapter::kFileLifecycle;
+using core_adapter::kPositionUnknownAfterFailedSeek;
 using core_adapter::kShortIgnorePositionExact;
 using core_adapter::kSizeUnknownPositionThrows;
-using core_adapter::kBufferedStreams;
-using core_adapter::kFileLifecycle;
 using core_adapter::kZeroBufferSizeIsOne;
-using core_adapter::kDirectionChangeSeeks;
-using core_adapter::kPositionUnknownAfterFailedSeek;
 }  // namespace seam
 #else
 #include "src/io/buffered.h"

@@ -38,7 +38,9 @@ namespace seam {
 template <unsigned int N, typename T>
 using Prevector = embedded::prevector<N, T>;
 template <unsigned int N, typename T>
-bool IsDirect(const Prevector<N, T>& v) { return v.is_direct(); }
+bool IsDirect(const Prevector<N, T>& v) {
+  return v.is_direct();
+}
 using embedded::SerializePrevector;
 inline constexpr bool kPrevectorSerialize = true;
 inline constexpr bool kPrevectorSelfAliasing = true;

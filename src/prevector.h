@@ -45,7 +45,9 @@ class prevector {
   explicit prevector(size_type n) { resize(n); }
   prevector(size_type n, const T& value) { assign(n, value); }
   template <std::input_iterator It>
-  prevector(It first, It last) { assign(first, last); }
+  prevector(It first, It last) {
+    assign(first, last);
+  }
 
   // A copy holds exactly other.size() elements: inline when they fit, else a heap block of that size.
   prevector(const prevector& other) { assign(other.begin(), other.end()); }
@@ -228,9 +230,7 @@ class prevector {
   }
   size_type heap_capacity() const { return header().capacity; }
   T* item(size_type i) { return (is_direct() ? reinterpret_cast<T*>(storage_) : header().items) + i; }
-  const T* item(size_type i) const {
-    return (is_direct() ? reinterpret_cast<const T*>(storage_) : header().items) + i;
-  }
+  const T* item(size_type i) const { return (is_direct() ? reinterpret_cast<const T*>(storage_) : header().items) + i; }
   // Keeps the current mode (inline or heap).
   void set_size(size_type n) { size_ = is_direct() ? n : n + N + 1; }
   void free_heap() {

@@ -4,6 +4,7 @@ Shared by tools/coverage (the core flavor's report) and tools/versus-core (the h
 both count the same lines the same way. Which files those are, per component, is the manifest's
 core_files; a file listed in a component's core_functions is counted by that function only.
 """
+
 import json
 import subprocess
 from pathlib import Path
@@ -37,17 +38,31 @@ def file_summaries(export_json, core_dir):
         name = label(f["filename"], core_dir)
         if name and name not in FUNCTIONS:
             s = f["summary"]
-            out[name] = add(out.get(name, [0, 0, 0, 0]), [s["lines"]["covered"], s["lines"]["count"],
-                                                          s["branches"]["covered"], s["branches"]["count"]])
+            out[name] = add(
+                out.get(name, [0, 0, 0, 0]),
+                [s["lines"]["covered"], s["lines"]["count"], s["branches"]["covered"], s["branches"]["count"]],
+            )
     return out
 
 
 def function_summary(objects, profdata, filename, needle):
     """[lines covered, lines, branches covered, branches] of the functions of `filename` whose demangled name
     contains `needle`, from `llvm-cov report -show-functions`."""
-    text = subprocess.run(["llvm-cov-19", "report", "-show-functions", "-Xdemangler=c++filt", *map(str, objects),
-                           f"-instr-profile={profdata}", str(filename)],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True).stdout
+    text = subprocess.run(
+        [
+            "llvm-cov-19",
+            "report",
+            "-show-functions",
+            "-Xdemangler=c++filt",
+            *map(str, objects),
+            f"-instr-profile={profdata}",
+            str(filename),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=True,
+    ).stdout
     t = [0, 0, 0, 0]
     for line in text.splitlines():
         if needle in line:
@@ -64,5 +79,11 @@ def pct(covered, count):
 
 def source_path(export_json, name, core_dir):
     """The path llvm-cov knows Core's file `name` by, or None if the data has no such file."""
-    return next((Path(f["filename"]) for f in json.loads(export_json)["data"][0]["files"]
-                 if label(f["filename"], core_dir) == name), None)
+    return next(
+        (
+            Path(f["filename"])
+            for f in json.loads(export_json)["data"][0]["files"]
+            if label(f["filename"], core_dir) == name
+        ),
+        None,
+    )

@@ -7,6 +7,7 @@ report) ends with a `crash: <signature>` record after what it logged before. Two
 input when their records are equal, except records tied to a Bitcoin Core change (`[change] label: value`)
 that the two trees answer differently (core/features.h): a difference the suite declares.
 """
+
 import os
 import re
 import subprocess
@@ -31,10 +32,22 @@ def run_logged(binary, target, files, log, profile=None):
     # pattern), else beside the log, overwritten. SUITE_REPLAY_STOP_AT_FIRST=1: the replay stops at the first
     # failing input and its output is that input's report alone, which is what this function reads (observe()
     # goes on after it itself).
-    env = dict(os.environ, FUZZ=target, SUITE_OBSERVE=str(log), SUITE_REPLAY_STOP_AT_FIRST="1",
-               LLVM_PROFILE_FILE=str(profile or log.with_suffix(".profraw")))
-    proc = subprocess.run([str(binary), *map(str, files)], env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True, errors="replace", timeout=TIMEOUT_S * len(files))
+    env = dict(
+        os.environ,
+        FUZZ=target,
+        SUITE_OBSERVE=str(log),
+        SUITE_REPLAY_STOP_AT_FIRST="1",
+        LLVM_PROFILE_FILE=str(profile or log.with_suffix(".profraw")),
+    )
+    proc = subprocess.run(
+        [str(binary), *map(str, files)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        timeout=TIMEOUT_S * len(files),
+    )
     inputs = dict(parse(log.read_text(errors="replace") if log.exists() else ""))
     if proc.returncode == 0:
         return inputs, None, ""
@@ -72,7 +85,7 @@ def observe(binary, target, files, scratch, profile=None):
     log = scratch / f"{target}.log"
     while at < len(files):
         inputs, failed, stderr = run_logged(binary, target, files[at:], log, profile)
-        done = files[at:] if failed is None else files[at:at + failed]
+        done = files[at:] if failed is None else files[at : at + failed]
         for path in done:
             out[path.name] = inputs.get(path.name, [])
         if failed is None:
@@ -96,13 +109,17 @@ CHANGE_ROW_RE = re.compile(r'X\((\w+),\s*change,\s*"([^"]*)"')
 
 def change_rows():
     """{change row: the pull requests it names} from the suite's core/*_features.h."""
-    return {m[1]: m[2] for f in sorted((suite.ROOT / "core").glob("*_features.h"))
-            for m in CHANGE_ROW_RE.finditer(f.read_text())}
+    return {
+        m[1]: m[2]
+        for f in sorted((suite.ROOT / "core").glob("*_features.h"))
+        for m in CHANGE_ROW_RE.finditer(f.read_text())
+    }
 
 
 def declared_changes(base, head, answers):
     """The changes whose records differ between one input's two logs, among those the trees answer differently:
     what the input shows of each declared change."""
+
     def tagged(records):
         out = {}
         for r in records:
@@ -111,6 +128,7 @@ def declared_changes(base, head, answers):
                 if len(set(answers.get(change, (None, None)))) > 1:
                     out.setdefault(change, []).append(r)
         return out
+
     b, h = tagged(base), tagged(head)
     return sorted(c for c in b.keys() | h.keys() if b.get(c) != h.get(c))
 
@@ -119,15 +137,17 @@ def declared_changes(base, head, answers):
 class Difference:
     target: str
     input: str
-    index: int          # the first differing record's position in the input's log
-    step: str           # the last step record before it ("" when before any step)
-    base: str           # the records there ("<end>" when a side has none left)
+    index: int  # the first differing record's position in the input's log
+    step: str  # the last step record before it ("" when before any step)
+    base: str  # the records there ("<end>" when a side has none left)
     head: str
 
     def key(self):
         """What makes two differences the same one: the target, the step's operation and the record's label."""
+
         def label(r):
             return r.split(": ", 1)[0]
+
         op = self.step.split("(", 1)[0]
         return (self.target, op, label(self.base), label(self.head))
 
@@ -163,7 +183,7 @@ def minimise(binaries, target, data, key, answers, scratch, budget=150):
     while chunk >= 1 and tries < budget:
         at, shrunk = 0, False
         while at < len(data) and tries < budget:
-            candidate = data[:at] + data[at + chunk:]
+            candidate = data[:at] + data[at + chunk :]
             tries += 1
             if candidate and differs_alike(binaries, target, candidate, key, answers, scratch):
                 data, shrunk = candidate, True

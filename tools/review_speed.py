@@ -23,6 +23,7 @@ the instructions, such as waiting for the disk: the wall ratio stays in the tabl
 without the wall time following are said as such. Where callgrind did not count (no symbol to count in, or
 the flush sweep, whose cost is disk I/O), wall time alone decides.
 """
+
 import re
 import shutil
 import statistics
@@ -72,12 +73,12 @@ def direction(ratio, limit, low=None, high=None):
 @dataclass
 class Row:
     name: str
-    base: float          # median seconds per operation
+    base: float  # median seconds per operation
     head: float
-    ratio: float         # median of head/base over the repetitions
+    ratio: float  # median of head/base over the repetitions
     low: float
     high: float
-    resolution: float    # the smallest relative change this run resolves (noise)
+    resolution: float  # the smallest relative change this run resolves (noise)
     instr_ratio: float = None  # head/base instruction counts, median; None where not counted
     instr_noise: float = None
     instr_base: float = None
@@ -105,8 +106,15 @@ def row(name, times, instructions=None, floor=INSTRUCTION_FLOOR):
     difference of instructions under `floor` is none."""
     base, head = times["base"], times["head"]
     ratios = [h / b for b, h in zip(base, head)]
-    out = Row(name, statistics.median(base), statistics.median(head), statistics.median(ratios), min(ratios),
-              max(ratios), noise([base, head]))
+    out = Row(
+        name,
+        statistics.median(base),
+        statistics.median(head),
+        statistics.median(ratios),
+        min(ratios),
+        max(ratios),
+        noise([base, head]),
+    )
     drop = {side: outlier(xs) for side, xs in (("base", base), ("head", head))}
     kept = [i for i in range(len(ratios)) if i not in drop.values()]
     if None not in drop.values() and len(kept) >= 3:
@@ -133,14 +141,22 @@ def count_phase_instructions(program, args, prefix, out_dir, log):
     processes it forks), each function's inclusive count (callgrind_annotate); {} when the run failed."""
     shutil.rmtree(out_dir, ignore_errors=True)
     out_dir.mkdir(parents=True)
-    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_dir}/callgrind.%p",
-                           str(program), *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_dir}/callgrind.%p", str(program), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     log.write_text(proc.stdout)
     counts = {}
     if proc.returncode == 0:
         for dump in sorted(out_dir.glob("callgrind.*")):
-            text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+            text = subprocess.run(
+                ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            ).stdout
             for m in re.finditer(rf"^\s*([\d,]+) .*?\b{re.escape(prefix)}(\w+)", text, re.M):
                 counts[m[2]] = counts.get(m[2], 0) + int(m[1].replace(",", ""))
     shutil.rmtree(out_dir, ignore_errors=True)
@@ -150,10 +166,20 @@ def count_phase_instructions(program, args, prefix, out_dir, log):
 def count_instructions(bench_bitcoin, benchmark, out_file, log):
     """Instructions of one iteration of `benchmark`, counted by callgrind inside nanobench's run; None when
     nothing was counted there (the template inlined away)."""
-    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--toggle-collect={COUNTED}",
-                           f"--callgrind-out-file={out_file}", str(bench_bitcoin),
-                           f"-filter=^{re.escape(benchmark)}$", "-sanity-check"],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--toggle-collect={COUNTED}",
+            f"--callgrind-out-file={out_file}",
+            str(bench_bitcoin),
+            f"-filter=^{re.escape(benchmark)}$",
+            "-sanity-check",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     log.write_text(proc.stdout)
     if proc.returncode != 0:
         return None

@@ -6,6 +6,7 @@ new modification time, the others keep theirs, so the second side's build recomp
 touches (Ninja), and ccache, keyed on the scratch tree's fixed path, serves unchanged files across runs and
 clones.
 """
+
 import difflib
 import filecmp
 import os
@@ -109,19 +110,23 @@ def check_tree(path, flag):
     path = Path(path).expanduser().resolve()
     missing = [f for f in suite.CORE_TREE_FILES if not (path / f).is_file()]
     if missing:
-        suite.die(f"{flag} {path}: not a Bitcoin Core source tree (no {missing[0]}); name the top of a checkout, "
-                  "the folder holding src/coins.h")
+        suite.die(
+            f"{flag} {path}: not a Bitcoin Core source tree (no {missing[0]}); name the top of a checkout, "
+            "the folder holding src/coins.h"
+        )
     return path
 
 
 def git_worktree(repo, rev, where):
     """Checks revision `rev` of the git repository `repo` out into `where` (git worktree, detached); returns
     (path, the commit's full id)."""
+
     def git(*args, cwd=repo):
         proc = subprocess.run(["git", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             suite.die(f"git {' '.join(args)} in {cwd}: {proc.stderr.strip()[:400]}")
         return proc.stdout.strip()
+
     commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
     if where.exists():
         if (where / ".git").exists() and git("rev-parse", "HEAD", cwd=where) == commit:

@@ -4,6 +4,7 @@ libFuzzer and from the suite's fuzz binary.
 
 A tool imports it with `sys.path.insert(0, <tools/>)` and `import suite`. Python 3 standard library only.
 """
+
 import argparse
 import functools
 import hashlib
@@ -41,8 +42,8 @@ def say(message):
 # Folders that builds, campaigns, reviews and CI write into a checkout: none of them is the repository's.
 GENERATED_DIRS = {"build", "fuzz-out", "review-out", "versus-out", "bench-out", ".git"}
 
-EXIT_FAILED = 1      # the thing the tool checks failed
-EXIT_SETUP = 2       # usage or set-up, a failed build included
+EXIT_FAILED = 1  # the thing the tool checks failed
+EXIT_SETUP = 2  # usage or set-up, a failed build included
 
 
 class StepFailed(Exception):
@@ -59,7 +60,7 @@ def first_error(output, lines=6):
     """The first error line of a step's output and a few after it; else the output's last lines."""
     text = [line for line in output.splitlines() if not COMMAND_LINE.match(line)]
     at = next((i for i, line in enumerate(text) if ERROR_LINE.search(line)), max(0, len(text) - lines))
-    return "\n".join(line[:200] for line in text[at:at + lines])
+    return "\n".join(line[:200] for line in text[at : at + lines])
 
 
 @dataclass
@@ -68,8 +69,19 @@ class Done:
     output: str  # standard output, and error output unless the step kept it apart (`stderr`)
 
 
-def step(cmd, what, *, log=None, env=None, cwd=None, capture=True, stdout=None, stderr=True,
-         on_failure="stop", status=EXIT_SETUP):
+def step(
+    cmd,
+    what,
+    *,
+    log=None,
+    env=None,
+    cwd=None,
+    capture=True,
+    stdout=None,
+    stderr=True,
+    on_failure="stop",
+    status=EXIT_SETUP,
+):
     """Runs one step of a tool, `cmd`, which messages call `what`, and returns a Done.
 
     Output: captured (`capture`), its standard and error output together unless `stderr` is False (then
@@ -83,8 +95,15 @@ def step(cmd, what, *, log=None, env=None, cwd=None, capture=True, stdout=None, 
       on_failure="return": the Done, for the caller to judge."""
     cmd = [str(c) for c in cmd]
     if capture:
-        proc = subprocess.run(cmd, cwd=cwd or ROOT, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT if stderr else None, text=True, errors="replace")
+        proc = subprocess.run(
+            cmd,
+            cwd=cwd or ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if stderr else None,
+            text=True,
+            errors="replace",
+        )
     else:
         proc = subprocess.run(cmd, cwd=cwd or ROOT, env=env, stdout=stdout)
     done = Done(proc.returncode, proc.stdout or "")
@@ -102,6 +121,7 @@ def step(cmd, what, *, log=None, env=None, cwd=None, capture=True, stdout=None, 
 
 
 # ---- Flags: one spelling per idea. An old spelling stays accepted as a hidden alias of the same dest.
+
 
 def add_alias(parser, old, dest, **kw):
     """Accepts `old` as a spelling of `dest` without showing it in --help."""
@@ -159,6 +179,7 @@ def add_targets(parser, help="a fuzz target (repeatable, or comma-separated; def
 
 # ---- How recorded results name what a run used: never by this machine's paths.
 
+
 def shown_path(path):
     """A path as a recorded result shows it: relative to the repository inside it, else `<its last part>`."""
     path = Path(path).expanduser().resolve()
@@ -170,9 +191,11 @@ def shown_path(path):
 
 def shown_command(tool, argv):
     """The command as run, each absolute path argument (alone or as a flag's `=` value) shown by shown_path."""
+
     def show(arg):
         flag, eq, value = arg.partition("=") if arg.startswith("-") else ("", "", arg)
         return flag + eq + (shown_path(value) if Path(value).is_absolute() else value)
+
     return " ".join([f"tools/{tool}", *map(show, argv)])
 
 
@@ -181,8 +204,12 @@ def tree_name(path):
     its files differ from it), else by a digest of its src/ files, so that the name says what was built on any
     machine."""
     path = Path(path).expanduser().resolve()
-    git = lambda *a: subprocess.run(["git", "-C", str(path), *a], stdout=subprocess.PIPE,  # noqa: E731
-                                    stderr=subprocess.DEVNULL, text=True)
+    git = lambda *a: subprocess.run(
+        ["git", "-C", str(path), *a],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     if (path / ".git").exists() and (head := git("rev-parse", "HEAD")).returncode == 0:
         dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
         return f"{shown_path(path)} (commit {head.stdout.strip()[:12]}{' + local changes' if dirty else ''})"
@@ -202,8 +229,12 @@ CORE_TREE_FILES = ("CMakeLists.txt", "src/kernel/CMakeLists.txt")
 def add_core(parser):
     """--core DIR, or --core alone for $BITCOIN_CORE_DIR; read back with flavor(args)."""
     parser.add_argument(
-        "--core", nargs="?", const=os.environ.get("BITCOIN_CORE_DIR", ""), metavar="DIR",
-        help="run against Bitcoin Core's classes from the source tree DIR (default: $BITCOIN_CORE_DIR)")
+        "--core",
+        nargs="?",
+        const=os.environ.get("BITCOIN_CORE_DIR", ""),
+        metavar="DIR",
+        help="run against Bitcoin Core's classes from the source tree DIR (default: $BITCOIN_CORE_DIR)",
+    )
 
 
 class Flavor:
@@ -238,8 +269,10 @@ def flavor(args):
     path = Path(args.core).expanduser().resolve()
     missing = [f for f in CORE_TREE_FILES if not (path / f).is_file()]
     if missing:
-        die(f"--core {args.core} is not a Bitcoin Core source tree: expected {path / missing[0]} "
-            f"(name the top of a checkout, the folder holding src/coins.h)")
+        die(
+            f"--core {args.core} is not a Bitcoin Core source tree: expected {path / missing[0]} "
+            f"(name the top of a checkout, the folder holding src/coins.h)"
+        )
     return Flavor(path)
 
 
@@ -252,6 +285,7 @@ FILE_KEYS = ("seam", "embedded", "core_adapters", "harness")
 @dataclass(frozen=True)
 class Component:
     """One entry of the manifest's "components". A list the entry omits is empty."""
+
     name: str
     summary: str = ""
     seam: tuple = ()
@@ -261,13 +295,13 @@ class Component:
     uses: tuple = ()
     fuzz_targets: tuple = ()
     unit_suites: tuple = ()
-    extra_tests: tuple = ()       # ctest -R regexes of the component's tests beyond replay.* and unit.*
-    core_files: tuple = ()        # relative to the top of a Bitcoin Core tree
+    extra_tests: tuple = ()  # ctest -R regexes of the component's tests beyond replay.* and unit.*
+    core_files: tuple = ()  # relative to the top of a Bitcoin Core tree
     core_functions: dict = field(default_factory=dict)  # core file -> the function counted alone
     core_fuzz_targets: tuple = ()
     core_nearest: dict = field(default_factory=dict)  # fuzz target -> Core's fuzz target nearest to it
     core_test_suites: tuple = ()
-    core_benchmarks: str = ""     # a bench_bitcoin -filter regex of Core's benchmarks of the component
+    core_benchmarks: str = ""  # a bench_bitcoin -filter regex of Core's benchmarks of the component
     suite_benchmarks: tuple = ()  # the suite's programs on disk (bench/, core-bench preset) that time it
     note: str = ""
 
@@ -330,24 +364,28 @@ def check_target_names(names):
 
 # A row of harness/known_bugs.h, one form of a bug:
 # X(kEnumerator, "bug", "form", "target", "input hex", "failure regex", ...).
-KNOWN_BUG_ROW = re.compile(r'X\(k[A-Za-z]+, "([a-z_]+)", "([a-z_]+)", "([a-z_]+)",[\s\\]*"[0-9a-f]*",[\s\\]*'
-                           r'"((?:[^"\\]|\\.)*)"')
+KNOWN_BUG_ROW = re.compile(
+    r'X\(k[A-Za-z]+, "([a-z_]+)", "([a-z_]+)", "([a-z_]+)",[\s\\]*"[0-9a-f]*",[\s\\]*'
+    r'"((?:[^"\\]|\\.)*)"'
+)
 
 
 @dataclass
 class KnownBug:
-    name: str                 # the bug's
+    name: str  # the bug's
     form: str
     target: str
-    failure: re.Pattern       # what the form's input's failure prints
+    failure: re.Pattern  # what the form's input's failure prints
 
 
 @functools.cache
 def known_bugs():
     """The forms of the known Bitcoin Core bugs of harness/known_bugs.h, in its order."""
     text = (ROOT / "harness" / "known_bugs.h").read_text()
-    forms = [KnownBug(m[1], m[2], m[3], re.compile(m[4].encode().decode("unicode_escape")))
-             for m in KNOWN_BUG_ROW.finditer(text)]
+    forms = [
+        KnownBug(m[1], m[2], m[3], re.compile(m[4].encode().decode("unicode_escape")))
+        for m in KNOWN_BUG_ROW.finditer(text)
+    ]
     if len(forms) != len(re.findall(r"^\s*X\(k", text, re.M)):
         die("harness/known_bugs.h: a row of HARNESS_KNOWN_BUGS is not in the form tools/suite.py reads")
     return forms
@@ -391,8 +429,9 @@ SIGNATURE_RE = re.compile(r"^signature: (\S.*?)\s*$", re.M)
 @dataclass(frozen=True)
 class Status:
     """One libFuzzer status line."""
+
     execs: int
-    event: str   # INITED, NEW, REDUCE, pulse, DONE, ...
+    event: str  # INITED, NEW, REDUCE, pulse, DONE, ...
     cov: int
     ft: int
     corpus: int
@@ -434,9 +473,13 @@ def run_stats(path):
     found = statuses(text)
     last = found[-1] if found else Status(0, "", 0, 0, 0, 0, 0)
     stats = final_stats(text)
-    return {"execs": stats.get("number_of_executed_units", last.execs),
-            "exec_s": stats.get("average_exec_per_sec", last.exec_s),
-            "cov": last.cov, "rss": stats.get("peak_rss_mb", last.rss), "new": stats.get("new_units_added")}
+    return {
+        "execs": stats.get("number_of_executed_units", last.execs),
+        "exec_s": stats.get("average_exec_per_sec", last.exec_s),
+        "cov": last.cov,
+        "rss": stats.get("peak_rss_mb", last.rss),
+        "new": stats.get("new_units_added"),
+    }
 
 
 def failure_artifacts(folder, skip=(), slow=False):
@@ -484,7 +527,7 @@ def failure_report(text, width=160, patterns=REPORT_LINES):
 
 def failure_summary(text, width=160):
     """failure_report(), else the first line that says something failed, else "no message"."""
-    return (failure_report(text, width) or failure_report(text, width, FALLBACK_LINES) or "no message")
+    return failure_report(text, width) or failure_report(text, width, FALLBACK_LINES) or "no message"
 
 
 def dictionary(target):
@@ -496,8 +539,9 @@ def dictionary(target):
 def engine_options(binary, target):
     """The [libfuzzer] section the fuzz binary's --options=<target> prints, as {name: value}. Dies when the
     binary cannot answer."""
-    proc = subprocess.run([str(binary), f"--options={target}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True)
+    proc = subprocess.run(
+        [str(binary), f"--options={target}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     if proc.returncode != 0:
         die(f"`{binary} --options={target}` failed ({proc.returncode}): {proc.stderr.strip()[:300]}")
     return dict(re.findall(r"^(\w+)\s*=\s*(\S+)\s*$", proc.stdout, re.M))

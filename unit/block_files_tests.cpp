@@ -126,9 +126,8 @@ BOOST_AUTO_TEST_CASE(known_answer_records, *unit::Needs(seam::kUndoRecordReads, 
     f.Close();
   }
   // Zero key: plaintext. f9 be b4 d9 | 03 00 00 00 | 61 62 63 | the checksum above.
-  BOOST_TEST(RawBytes(undo_path, 0, 100) ==
-                 FromHex("f9beb4d903000000616263"
-                         "41dc6804c43ff34e0de117dd10812f89aff060d806161a15b586adcd6214d4f9"),
+  BOOST_TEST(RawBytes(undo_path, 0, 100) == FromHex("f9beb4d903000000616263"
+                                                    "41dc6804c43ff34e0de117dd10812f89aff060d806161a15b586adcd6214d4f9"),
              boost::test_tools::per_element());
   // Read back. A subject whose undo reader parses the payload as a CBlockUndo (seam::kUndoHeaderChecked
   // false) gets one: 01 01 00 00 07 00 is one transaction spending one coin (height 0, amount 0, the
@@ -202,18 +201,20 @@ BOOST_AUTO_TEST_CASE(record_round_trips) {
         } else {
           seam::ReadBlockRecord(in, kMagic, payload);
         }
-        BOOST_TEST_REQUIRE(payload == payloads[i], (undo ? "undo" : "block") << " record " << i << " of "
-                                                   << payloads[i].size() << " bytes read back as " << payload.size());
+        BOOST_TEST_REQUIRE(payload == payloads[i], (undo ? "undo" : "block")
+                                                       << " record " << i << " of " << payloads[i].size()
+                                                       << " bytes read back as " << payload.size());
       }
       BOOST_TEST(in.Position() == std::optional<uint64_t>(size));
-      BOOST_CHECK_EXCEPTION(seam::ReadBlockRecord(in, kMagic, payload), seam::FramingError,
-                            [](const seam::FramingError& e) { return e.kind() == seam::FramingError::Kind::kTruncated; });
+      BOOST_CHECK_EXCEPTION(
+          seam::ReadBlockRecord(in, kMagic, payload), seam::FramingError,
+          [](const seam::FramingError& e) { return e.kind() == seam::FramingError::Kind::kTruncated; });
     }
   }
 }
 
-BOOST_AUTO_TEST_CASE(framing_errors, *unit::Needs(seam::kBlockRecordReads && seam::kUndoRecordReads,
-                                                 "block and undo record readers")) {
+BOOST_AUTO_TEST_CASE(framing_errors,
+                     *unit::Needs(seam::kBlockRecordReads&& seam::kUndoRecordReads, "block and undo record readers")) {
   TempDir dir;
   const std::string path = dir.File("bad");
   auto write_file = [&](const std::vector<uint8_t>& bytes) {
@@ -234,7 +235,8 @@ BOOST_AUTO_TEST_CASE(framing_errors, *unit::Needs(seam::kBlockRecordReads && sea
       }
     } catch (const seam::FramingError& e) {
       BOOST_TEST_MESSAGE(e.what());
-      if (e.kind() != seam::FramingError::Kind::kBadChecksum) BOOST_TEST(payload.capacity() == 0u);  // nothing allocated
+      if (e.kind() != seam::FramingError::Kind::kBadChecksum)
+        BOOST_TEST(payload.capacity() == 0u);  // nothing allocated
       // (for a subject that allocates before finding a record truncated, kTruncatedRecordAllocatesNothing
       // false, this sees only that the caller's vector is left alone)
       return e;
@@ -319,8 +321,8 @@ BOOST_AUTO_TEST_CASE(block_part_sweeps_around_the_payload_end) {
         }
       }
       for (const uint64_t size : part_sizes) {
-        BOOST_TEST_CONTEXT("record " << i << " (" << n << " bytes at " << starts[i] << "), part [" << offset
-                                     << ", +" << size << ")") {
+        BOOST_TEST_CONTEXT("record " << i << " (" << n << " bytes at " << starts[i] << "), part [" << offset << ", +"
+                                     << size << ")") {
           const std::string want = ExpectPart(plain, plain.size(), starts[i], sizes[i], offset, size);
           BOOST_TEST(RefPart(plain, starts[i], seam::kMaxRecordSize, offset, size) == want);
           BOOST_TEST(ReadPart(in, starts[i], offset, size, seam::kMaxRecordSize) == want);
@@ -421,8 +423,9 @@ BOOST_AUTO_TEST_CASE(block_part_needs_the_feature) {
     seam::ReadBlockRecordPart(in, kMagic, 1, 1, part);
     BOOST_TEST(part == std::vector<uint8_t>{0xbb});
   } else {
-    BOOST_TEST_MESSAGE("block_files block_part_needs_the_feature: the subject has no partial block reads; checking "
-                       "that asking for one throws std::logic_error");
+    BOOST_TEST_MESSAGE(
+        "block_files block_part_needs_the_feature: the subject has no partial block reads; checking "
+        "that asking for one throws std::logic_error");
     BOOST_CHECK_THROW(seam::ReadBlockRecordPart(in, kMagic, 1, 1, part), std::logic_error);
     BOOST_TEST(part.empty());
   }
@@ -477,9 +480,11 @@ BOOST_AUTO_TEST_CASE(random_framing_cases) {
       }
       for (uint64_t n = rng.Below(8); n > 0 && !c.raw; --n) {
         harness::FramingCase::Record r;
-        r.size = static_cast<uint32_t>(rng.Chance(80) ? rng.Below(300) : rng.Below(harness::FramingCase::kMaxPayload + 1));
+        r.size =
+            static_cast<uint32_t>(rng.Chance(80) ? rng.Below(300) : rng.Below(harness::FramingCase::kMaxPayload + 1));
         r.seed = static_cast<uint32_t>(rng.Next());
-        if (rng.Chance(25)) r.corruption = static_cast<harness::Corruption>(rng.Range(1, harness::kCorruptionCount - 1));
+        if (rng.Chance(25))
+          r.corruption = static_cast<harness::Corruption>(rng.Range(1, harness::kCorruptionCount - 1));
         r.where = static_cast<uint32_t>(rng.Next());
         r.value = static_cast<uint8_t>(rng.Next());
         c.records.push_back(r);

@@ -42,8 +42,8 @@ struct Store {
     BOOST_REQUIRE(block.has_value());
     const FilePos want = model.WriteBlock(size, height);
     const FilePos got = store.WriteBlock(*block, height);
-    BOOST_TEST((got == want), "block of " << size << " at " << height << ": " << got.file << ":" << got.pos << ", the model's "
-                                           << want.file << ":" << want.pos);
+    BOOST_TEST((got == want), "block of " << size << " at " << height << ": " << got.file << ":" << got.pos
+                                          << ", the model's " << want.file << ":" << want.pos);
     if (payload != nullptr) *payload = *block;
     return got;
   }
@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(files_roll_over_at_their_size) {
   }
   BOOST_TEST(written[0].first.file == 0);
   BOOST_TEST(written[3].first.file == 1);  // 3 x 20,008 fit, a fourth would reach 64 KiB
-  BOOST_TEST((s.Length("blk", 0) == std::optional<uint64_t>(3 * 20008)));  // cut to its length
+  BOOST_TEST((s.Length("blk", 0) == std::optional<uint64_t>(3 * 20008)));   // cut to its length
   BOOST_TEST((s.Length("blk", 3) == std::optional<uint64_t>(4 * 0x4000)));  // chunks allocated ahead
   const FilePos big = s.Block(70000, 13);
   BOOST_TEST(big.file == 4);
@@ -133,19 +133,22 @@ BOOST_AUTO_TEST_CASE(failing_disk) {
   std::vector<uint8_t> first;
   const FilePos pos = s.Block(500, 1, &first);
   {
-    const harness::fault_file::Armed fault({harness::fault_file::Call::kClose, 1, harness::fault_file::Effect::kFail, EIO, false});
+    const harness::fault_file::Armed fault(
+        {harness::fault_file::Call::kClose, 1, harness::fault_file::Effect::kFail, EIO, false});
     BOOST_TEST(s.store.WriteBlock(*harness::BlockPayload(600, 2), 2).IsNull());
   }
   BOOST_TEST((s.store.ReadBlock(pos) == std::optional(first)));
   {
     // The first fclose is the allocation's (a new rev file gets its first chunk), whose failure changes
     // nothing; the second, the record's.
-    const harness::fault_file::Armed fault({harness::fault_file::Call::kClose, 2, harness::fault_file::Effect::kFail, ENOSPC, false});
+    const harness::fault_file::Armed fault(
+        {harness::fault_file::Call::kClose, 2, harness::fault_file::Effect::kFail, ENOSPC, false});
     BOOST_TEST(s.store.WriteBlockUndo(harness::UndoPayload(50, 1), Store::Prev(1), pos, 1).IsNull());
   }
   if (harness::KnownBugCheckRuns(harness::KnownBug::kWriterBlockTerminate) &&
       harness::KnownBugCheckRuns(harness::KnownBug::kWriterPlaintext)) {
-    const harness::fault_file::Armed fault({harness::fault_file::Call::kWrite, 1, harness::fault_file::Effect::kShort, ENOSPC, false});
+    const harness::fault_file::Armed fault(
+        {harness::fault_file::Call::kWrite, 1, harness::fault_file::Effect::kShort, ENOSPC, false});
     BOOST_TEST(s.store.WriteBlock(*harness::BlockPayload(5000, 3), 3).IsNull());
   }
   BOOST_TEST((s.store.ReadBlock(pos) == std::optional(first)));
@@ -165,8 +168,10 @@ BOOST_AUTO_TEST_CASE(random_sequences) {
         harness::BlockStoreStep step;
         step.op = static_cast<harness::BlockStoreOp>(rng.Below(3));  // the failing disk is fuzzed, not here
         const uint64_t size_class = rng.Below(4);
-        step.size = static_cast<uint32_t>(size_class == 0 ? rng.Range(81, 400) : size_class == 1 ? rng.Range(400, 5000)
-                                          : size_class == 2 ? rng.Range(15000, 22000) : rng.Range(65000, 70000));
+        step.size = static_cast<uint32_t>(size_class == 0   ? rng.Range(81, 400)
+                                          : size_class == 1 ? rng.Range(400, 5000)
+                                          : size_class == 2 ? rng.Range(15000, 22000)
+                                                            : rng.Range(65000, 70000));
         if (step.op == harness::BlockStoreOp::kUndo) step.size = static_cast<uint32_t>(rng.Range(1, 3000));
         step.seed = static_cast<uint32_t>(rng.Next());
         step.back = rng.Chance(80) ? 0 : static_cast<uint8_t>(rng.Below(8));

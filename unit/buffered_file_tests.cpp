@@ -80,7 +80,8 @@ BOOST_AUTO_TEST_CASE(rewind_guarantee_and_set_pos_bounds) {
         r.SkipTo(furthest);
         for (uint64_t back = 0; back <= std::min(rewind, furthest); ++back) {
           BOOST_TEST_REQUIRE(r.SetPos(furthest - back));
-          BOOST_TEST(Read(r, static_cast<size_t>(back)) == Slice(f.plain, furthest - back, back), boost::test_tools::per_element());
+          BOOST_TEST(Read(r, static_cast<size_t>(back)) == Slice(f.plain, furthest - back, back),
+                     boost::test_tools::per_element());
         }
         BOOST_TEST(r.GetPos() == furthest);
         if (furthest > 65) {

@@ -72,7 +72,8 @@ BOOST_AUTO_TEST_CASE(funding_table_txids_are_real) {
 
 // A transaction that is not a coinbase: its spendable outputs FRESH, its unspendable ones nowhere; added
 // again it throws at its first output.
-BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
+BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh,
+                     *unit::Needs(kInternals&& seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
   seam::AddCoins(cache, HashedFundingTable()[1], 77, /*check_for_overwrite=*/false);
@@ -88,7 +89,8 @@ BOOST_AUTO_TEST_CASE(add_coins_adds_spendable_outputs_fresh, *unit::Needs(kInter
 }
 
 // A coinbase may always overwrite (two coinbases had one txid before BIP30): never FRESH, never a throw.
-BOOST_AUTO_TEST_CASE(add_coins_coinbase_overwrites, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
+BOOST_AUTO_TEST_CASE(add_coins_coinbase_overwrites,
+                     *unit::Needs(kInternals&& seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   seam::CoinsViewCache cache(&base);
   seam::AddCoins(cache, HashedFundingTable()[4], 5, false);
@@ -101,7 +103,8 @@ BOOST_AUTO_TEST_CASE(add_coins_coinbase_overwrites, *unit::Needs(kInternals && s
 }
 
 // With the check, an output the view has (here: only the base) is overwritten, not FRESH; the others are.
-BOOST_AUTO_TEST_CASE(add_coins_check_for_overwrite_asks_the_view, *unit::Needs(kInternals && seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
+BOOST_AUTO_TEST_CASE(add_coins_check_for_overwrite_asks_the_view,
+                     *unit::Needs(kInternals&& seam::kCoinsApi.add_coins, "AddCoins, and the cache's internals")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   Fund(base, Out(2, 1), harness::CoinTable()[9]);
   seam::CoinsViewCache cache(&base);
@@ -174,7 +177,9 @@ BOOST_AUTO_TEST_CASE(access_by_txid_hit_and_miss, *unit::Needs(seam::kCoinsApi.a
 
 // Emplace makes a DIRTY entry (never FRESH: the parent is not asked, so the coin may be there), counts its
 // memory as AddCoin does, and leaves an existing entry, spent or not, as it is.
-BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent, *unit::Needs(kInternals && seam::kDirtyCountVisible && seam::kCoinsApi.emplace, "EmplaceCoinInternalDANGER, and the cache's internals with its dirty count")) {
+BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent,
+                     *unit::Needs(kInternals&& seam::kDirtyCountVisible&& seam::kCoinsApi.emplace,
+                                  "EmplaceCoinInternalDANGER, and the cache's internals with its dirty count")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   base.FailReadsOf(Out(7, 0));  // any read of the parent for this outpoint would throw
   seam::CoinsViewCache cache(&base);
@@ -202,7 +207,8 @@ BOOST_AUTO_TEST_CASE(emplace_inserts_dirty_without_asking_the_parent, *unit::Nee
 }
 
 // A failed read below the catcher runs every callback, in order; then the process aborts.
-BOOST_AUTO_TEST_CASE(error_catcher_runs_callbacks_then_aborts, *unit::Needs(seam::kCoinsApi.error_catcher, "CoinsViewErrorCatcher")) {
+BOOST_AUTO_TEST_CASE(error_catcher_runs_callbacks_then_aborts,
+                     *unit::Needs(seam::kCoinsApi.error_catcher, "CoinsViewErrorCatcher")) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   Fund(base, Out(8, 1), harness::CoinTable()[33]);
   seam::CoinsViewErrorCatcher catcher(&base);

@@ -49,7 +49,8 @@ struct Observed {
 std::ostream& operator<<(std::ostream& out, const Observed& o) {
   if (!o.present) return out << "absent";
   out << (o.coin ? o.coin->ToString() : "spent");
-  return out << ((o.flags & seam::CacheEntry::kDirty) ? " DIRTY" : " clean") << ((o.flags & seam::CacheEntry::kFresh) ? "+FRESH" : "");
+  return out << ((o.flags & seam::CacheEntry::kDirty) ? " DIRTY" : " clean")
+             << ((o.flags & seam::CacheEntry::kFresh) ? "+FRESH" : "");
 }
 
 Observed Expect(State s, const Coin& value) {
@@ -125,14 +126,21 @@ BOOST_AUTO_TEST_CASE(access_truth_table, *unit::Needs(kInternals, kInternalsWhat
     const Coin& after_value;
   };
   const Row rows[] = {
-      {kAbsent, kAbsent, std::nullopt, kAbsent, kB}, {kSpent, kAbsent, std::nullopt, kAbsent, kB},
+      {kAbsent, kAbsent, std::nullopt, kAbsent, kB},
+      {kSpent, kAbsent, std::nullopt, kAbsent, kB},
       {kClean, kAbsent, kA, kClean, kA},  // fetched from the parent, inserted clean
-      {kAbsent, kSpent, std::nullopt, kSpent, kB},   {kSpent, kSpent, std::nullopt, kSpent, kB},
-      {kClean, kSpent, std::nullopt, kSpent, kB},    {kAbsent, kClean, kB, kClean, kB},
-      {kSpent, kClean, kB, kClean, kB},              {kClean, kClean, kB, kClean, kB},
-      {kAbsent, kDirty, kB, kDirty, kB},             {kSpent, kDirty, kB, kDirty, kB},
-      {kClean, kDirty, kB, kDirty, kB},              {kAbsent, kFresh, kB, kFresh, kB},
-      {kSpent, kFresh, kB, kFresh, kB},              {kClean, kFresh, kB, kFresh, kB},
+      {kAbsent, kSpent, std::nullopt, kSpent, kB},
+      {kSpent, kSpent, std::nullopt, kSpent, kB},
+      {kClean, kSpent, std::nullopt, kSpent, kB},
+      {kAbsent, kClean, kB, kClean, kB},
+      {kSpent, kClean, kB, kClean, kB},
+      {kClean, kClean, kB, kClean, kB},
+      {kAbsent, kDirty, kB, kDirty, kB},
+      {kSpent, kDirty, kB, kDirty, kB},
+      {kClean, kDirty, kB, kDirty, kB},
+      {kAbsent, kFresh, kB, kFresh, kB},
+      {kSpent, kFresh, kB, kFresh, kB},
+      {kClean, kFresh, kB, kFresh, kB},
   };
   for (const Row& row : rows) {
     ForEachParent(row, [&](State parent) {
@@ -156,11 +164,13 @@ BOOST_AUTO_TEST_CASE(spend_truth_table, *unit::Needs(kInternals, kInternalsWhat)
   };
   const Row rows[] = {
       {kAbsent, kAbsent, false, kAbsent}, {kSpent, kAbsent, false, kAbsent},
-      {kClean, kAbsent, true, kSpent},    // fetched clean, then spent: DIRTY, not FRESH
-      {kAbsent, kSpent, true, kSpent},    {kSpent, kSpent, true, kSpent},  {kClean, kSpent, true, kSpent},
-      {kAbsent, kClean, true, kSpent},    {kSpent, kClean, true, kSpent},  {kClean, kClean, true, kSpent},
-      {kAbsent, kDirty, true, kSpent},    {kSpent, kDirty, true, kSpent},  {kClean, kDirty, true, kSpent},
-      {kAbsent, kFresh, true, kAbsent},   {kSpent, kFresh, true, kAbsent}, {kClean, kFresh, true, kAbsent},
+      {kClean, kAbsent, true, kSpent},  // fetched clean, then spent: DIRTY, not FRESH
+      {kAbsent, kSpent, true, kSpent},    {kSpent, kSpent, true, kSpent},
+      {kClean, kSpent, true, kSpent},     {kAbsent, kClean, true, kSpent},
+      {kSpent, kClean, true, kSpent},     {kClean, kClean, true, kSpent},
+      {kAbsent, kDirty, true, kSpent},    {kSpent, kDirty, true, kSpent},
+      {kClean, kDirty, true, kSpent},     {kAbsent, kFresh, true, kAbsent},
+      {kSpent, kFresh, true, kAbsent},    {kClean, kFresh, true, kAbsent},
   };
   for (const Row& row : rows) {
     ForEachParent(row, [&](State parent) {
@@ -189,9 +199,9 @@ BOOST_AUTO_TEST_CASE(add_truth_table, *unit::Needs(kInternals, kInternalsWhat)) 
   };
   const Row rows[] = {
       {kAbsent, false, false, kFresh}, {kSpent, false, false, kDirty},  // a DIRTY spent entry may hide a parent coin
-      {kClean, false, true, kClean},   {kDirty, false, true, kDirty},   {kFresh, false, true, kFresh},
-      {kAbsent, true, false, kDirty},  {kSpent, true, false, kDirty},   {kClean, true, false, kDirty},
-      {kDirty, true, false, kDirty},   {kFresh, true, false, kFresh},   // flags are only ever added
+      {kClean, false, true, kClean},   {kDirty, false, true, kDirty},  {kFresh, false, true, kFresh},
+      {kAbsent, true, false, kDirty},  {kSpent, true, false, kDirty},  {kClean, true, false, kDirty},
+      {kDirty, true, false, kDirty},   {kFresh, true, false, kFresh},  // flags are only ever added
   };
   for (const Row& row : rows) {
     for (const State parent : kAllStates) {  // AddCoin never consults the parent
@@ -237,25 +247,26 @@ BOOST_AUTO_TEST_CASE(batch_write_truth_table, *unit::Needs(kInternals, kInternal
     const Coin& after_value;
   };
   const Row rows[] = {
-      {kAbsent, kAbsent, false, kAbsent, kA},  {kAbsent, kSpent, false, kSpent, kA},
-      {kAbsent, kClean, false, kAbsent, kA},   // clean entries are not written
-      {kAbsent, kDirty, false, kDirty, kB},    {kAbsent, kFresh, false, kFresh, kB},
-      {kSpent, kAbsent, false, kSpent, kA},    {kSpent, kSpent, false, kSpent, kA},
-      {kSpent, kClean, false, kSpent, kA},     {kSpent, kDirty, false, kDirty, kB},
-      {kSpent, kFresh, false, kDirty, kB},     // the parent's coin is spent, so FRESH is no error; not copied
-      {kClean, kAbsent, false, kClean, kA},    {kClean, kSpent, false, kSpent, kA},
-      {kClean, kClean, false, kClean, kA},     {kClean, kDirty, false, kDirty, kB},
-      {kClean, kFresh, true, kClean, kA},      // FRESH misapplied
-      {kDirty, kAbsent, false, kDirty, kA},    {kDirty, kSpent, false, kSpent, kA},
-      {kDirty, kClean, false, kDirty, kA},     {kDirty, kDirty, false, kDirty, kB},
-      {kDirty, kFresh, true, kDirty, kA},      {kFresh, kAbsent, false, kFresh, kA},
-      {kFresh, kSpent, false, kAbsent, kA},    // the grandparent never saw it: erased
-      {kFresh, kClean, false, kFresh, kA},     {kFresh, kDirty, false, kFresh, kB},
+      {kAbsent, kAbsent, false, kAbsent, kA}, {kAbsent, kSpent, false, kSpent, kA},
+      {kAbsent, kClean, false, kAbsent, kA},  // clean entries are not written
+      {kAbsent, kDirty, false, kDirty, kB},   {kAbsent, kFresh, false, kFresh, kB},
+      {kSpent, kAbsent, false, kSpent, kA},   {kSpent, kSpent, false, kSpent, kA},
+      {kSpent, kClean, false, kSpent, kA},    {kSpent, kDirty, false, kDirty, kB},
+      {kSpent, kFresh, false, kDirty, kB},  // the parent's coin is spent, so FRESH is no error; not copied
+      {kClean, kAbsent, false, kClean, kA},   {kClean, kSpent, false, kSpent, kA},
+      {kClean, kClean, false, kClean, kA},    {kClean, kDirty, false, kDirty, kB},
+      {kClean, kFresh, true, kClean, kA},  // FRESH misapplied
+      {kDirty, kAbsent, false, kDirty, kA},   {kDirty, kSpent, false, kSpent, kA},
+      {kDirty, kClean, false, kDirty, kA},    {kDirty, kDirty, false, kDirty, kB},
+      {kDirty, kFresh, true, kDirty, kA},     {kFresh, kAbsent, false, kFresh, kA},
+      {kFresh, kSpent, false, kAbsent, kA},  // the grandparent never saw it: erased
+      {kFresh, kClean, false, kFresh, kA},    {kFresh, kDirty, false, kFresh, kB},
       {kFresh, kFresh, true, kFresh, kA},
   };
   for (const Row& row : rows) {
     for (const bool wipe : {true, false}) {
-      BOOST_TEST_CONTEXT("parent " << Name(row.parent) << ", child " << Name(row.child) << (wipe ? ", Flush" : ", Sync")) {
+      BOOST_TEST_CONTEXT("parent " << Name(row.parent) << ", child " << Name(row.child)
+                                   << (wipe ? ", Flush" : ", Sync")) {
         Stack s(row.parent, row.child);
         const size_t parent_usage = s.parent.DynamicMemoryUsage();
         if (row.throws) {
@@ -285,8 +296,8 @@ BOOST_AUTO_TEST_CASE(dirty_list_behaviour, *unit::Needs(kInternals, kInternalsWh
   cache.AddCoin(o[1], kA, false);
   cache.AddCoin(o[2], kA, true);
   BOOST_TEST(harness::SameOrder(cache.DirtyOrder(), {o[3], o[1], o[2]}));  // appended at the tail
-  cache.AddCoin(o[3], kB, true);  // already DIRTY: stays first
-  cache.SpendCoin(o[2]);          // still DIRTY, now spent: stays in place
+  cache.AddCoin(o[3], kB, true);                                           // already DIRTY: stays first
+  cache.SpendCoin(o[2]);                                                   // still DIRTY, now spent: stays in place
   BOOST_TEST(harness::SameOrder(cache.DirtyOrder(), {o[3], o[1], o[2]}));
   cache.SpendCoin(o[1]);  // FRESH: erased, and so unlinked
   BOOST_TEST(harness::SameOrder(cache.DirtyOrder(), {o[3], o[2]}));
@@ -330,10 +341,10 @@ BOOST_AUTO_TEST_CASE(flush_against_sync, *unit::Needs(kInternals, kInternalsWhat
         seed.Flush();
       }
       TestCache cache(&base);
-      cache.AccessCoin(o[0]);             // clean
-      cache.SpendCoin(o[1]);              // spent DIRTY
-      cache.AddCoin(o[2], kN, false);     // FRESH
-      cache.AddCoin(o[3], kB, true);      // DIRTY
+      cache.AccessCoin(o[0]);          // clean
+      cache.SpendCoin(o[1]);           // spent DIRTY
+      cache.AddCoin(o[2], kN, false);  // FRESH
+      cache.AddCoin(o[3], kB, true);   // DIRTY
       cache.SetBestBlock(harness::BlockHash(9));
       const size_t map_usage = cache.DynamicMemoryUsage() - seam::ModelledUsage(cache);
       wipe ? cache.Flush(/*reallocate_cache=*/write == kFlush) : cache.Sync();
@@ -366,22 +377,24 @@ BOOST_AUTO_TEST_CASE(flush_against_sync, *unit::Needs(kInternals, kInternalsWhat
 
 // The failing entry comes second: the first is already written to the parent and cleaned in the child
 // when the exception leaves; both caches must still account exactly for what they hold.
-BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting, *unit::Needs(kInternals, kInternalsWhat)
-                     * unit::NeedsForm(seam::DirtyOrderIsFirstDirtied, kFirstDirtiedWhat)) {
+BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting,
+                     *unit::Needs(kInternals, kInternalsWhat) *
+                         unit::NeedsForm(seam::DirtyOrderIsFirstDirtied, kFirstDirtiedWhat)) {
   harness::CheckedBaseView base(harness::BlockHash(1));
   TestCache parent(&base);
   TestCache child(&parent);
   const OutPoint first = harness::OutpointTable()[40];
   parent.InsertEntry(kOutpoint, kA, seam::CacheEntry::kDirty);
   child.InsertEntry(first, kB, seam::CacheEntry::kDirty);
-  child.InsertEntry(kOutpoint, kN, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);  // misapplied: the parent has it
+  child.InsertEntry(kOutpoint, kN,
+                    seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);  // misapplied: the parent has it
   BOOST_CHECK_THROW(child.Sync(), std::logic_error);
   BOOST_CHECK_NO_THROW(parent.SanityCheck());
   BOOST_CHECK_NO_THROW(child.SanityCheck());
   BOOST_TEST(seam::ModelledUsage(parent) ==
              2 * seam::CoinsViewCache::kEntryOverhead + seam::ScriptHeapCharge(kB.DynamicMemoryUsage()));
   BOOST_TEST((parent.FindEntry(kOutpoint)->coin == kA));  // the failing entry changed nothing
-  BOOST_TEST(child.FindEntry(first)->flags() == 0);     // written and cleaned before the failure
+  BOOST_TEST(child.FindEntry(first)->flags() == 0);       // written and cleaned before the failure
   BOOST_TEST((child.DirtyOrder() == std::vector<OutPoint>{kOutpoint}));
   BOOST_TEST(child.GetDirtyCount() == 1u);
 }
@@ -389,8 +402,9 @@ BOOST_AUTO_TEST_CASE(fresh_misapplied_leaves_accounting, *unit::Needs(kInternals
 // The same misuse driven through the tester, whose model predicts the throw: a failed sync leaves what it
 // wrote before the failure in the parent, cleaned in the child, and the cache usable; a failed flush ends
 // the run.
-BOOST_AUTO_TEST_CASE(tester_models_fresh_misapplied, *unit::Needs(kInternals, kInternalsWhat)
-                     * unit::NeedsForm(seam::DirtyOrderIsFirstDirtied, kFirstDirtiedWhat)) {
+BOOST_AUTO_TEST_CASE(tester_models_fresh_misapplied,
+                     *unit::Needs(kInternals, kInternalsWhat) *
+                         unit::NeedsForm(seam::DirtyOrderIsFirstDirtied, kFirstDirtiedWhat)) {
   using harness::CoinsOp;
   auto step = [](CoinsOp op, uint8_t outpoint, uint8_t coin = 0) {
     harness::CoinsStep s;
@@ -434,10 +448,10 @@ BOOST_AUTO_TEST_CASE(reset_discards_everything, *unit::Needs(kInternals, kIntern
   TestCache parent(&base);
   parent.InsertEntry(o[0], kA, 0);
   TestCache cache(&parent);
-  cache.AccessCoin(o[0]);                                                  // clean
-  cache.InsertEntry(o[1], kB, seam::CacheEntry::kDirty);                   // DIRTY, script on the heap
+  cache.AccessCoin(o[0]);                                 // clean
+  cache.InsertEntry(o[1], kB, seam::CacheEntry::kDirty);  // DIRTY, script on the heap
   cache.InsertEntry(o[2], kN, seam::CacheEntry::kDirty | seam::CacheEntry::kFresh);
-  cache.InsertEntry(o[3], Coin{}, seam::CacheEntry::kDirty);               // spent
+  cache.InsertEntry(o[3], Coin{}, seam::CacheEntry::kDirty);  // spent
   cache.SetBestBlock(harness::BlockHash(7));
   BOOST_TEST(cache.GetDirtyCount() == 3u);
   cache.Reset();
@@ -487,14 +501,14 @@ BOOST_AUTO_TEST_CASE(peek_coin_caches_nothing, *unit::Needs(kInternals, kInterna
   parent.AddCoin(o[2], kN, false);
   TestCache child(&parent);
   const size_t parent_usage = seam::ModelledUsage(parent);
-  BOOST_TEST((child.PeekCoin(o[0]) == kA));          // from the base, through two levels
-  BOOST_TEST(!child.PeekCoin(o[1]).has_value());      // spent in the parent
-  BOOST_TEST((child.PeekCoin(o[2]) == kN));          // only in the parent
-  BOOST_TEST(!child.PeekCoin(o[3]).has_value());      // nowhere
+  BOOST_TEST((child.PeekCoin(o[0]) == kA));       // from the base, through two levels
+  BOOST_TEST(!child.PeekCoin(o[1]).has_value());  // spent in the parent
+  BOOST_TEST((child.PeekCoin(o[2]) == kN));       // only in the parent
+  BOOST_TEST(!child.PeekCoin(o[3]).has_value());  // nowhere
   BOOST_TEST(child.GetCacheSize() == 0u);
   BOOST_TEST(parent.GetCacheSize() == 2u);
   BOOST_TEST(seam::ModelledUsage(parent) == parent_usage);
-  BOOST_TEST((child.GetCoin(o[0]) == kA));           // GetCoin caches at both levels
+  BOOST_TEST((child.GetCoin(o[0]) == kA));  // GetCoin caches at both levels
   BOOST_TEST(child.GetCacheSize() == 1u);
   BOOST_TEST(parent.GetCacheSize() == 3u);
 }
@@ -543,7 +557,7 @@ BOOST_AUTO_TEST_CASE(insert_entry_rejects_bad_requests, *unit::Needs(kInternals,
   BOOST_TEST(c.FindEntry(o[0]) == nullptr);
   c.InsertEntry(o[0], kA, 0);
   BOOST_CHECK_THROW(c.InsertEntry(o[0], kB, 0), std::logic_error);  // the entry exists
-  BOOST_TEST(Read(c) == Observed{});  // kOutpoint is o[5]: untouched
+  BOOST_TEST(Read(c) == Observed{});                                // kOutpoint is o[5]: untouched
   BOOST_TEST((c.FindEntry(o[0])->coin == kA));
   BOOST_CHECK_NO_THROW(c.SanityCheck());
 }
@@ -561,7 +575,9 @@ BOOST_AUTO_TEST_CASE(sanity_check_detects_corruption) {
     }
   };
   harness::CheckedBaseView base(harness::BlockHash(1));
-  auto mutable_entry = [&](const seam::CoinsViewCache& c, const OutPoint& p) { return const_cast<seam::CacheEntry*>(c.FindEntry(p)); };
+  auto mutable_entry = [&](const seam::CoinsViewCache& c, const OutPoint& p) {
+    return const_cast<seam::CacheEntry*>(c.FindEntry(p));
+  };
   {
     TestCache c(&base);
     c.InsertEntry(o[0], kA, 0);

@@ -156,7 +156,8 @@ BOOST_AUTO_TEST_CASE(random_blocks) {
         step.txs.resize(rng.Range(0, harness::OverlayTester::kMaxTxs));
         for (harness::TxShape& tx : step.txs) {
           tx.inputs.resize(rng.Range(1, harness::OverlayTester::kMaxInputs));
-          for (uint8_t& in : tx.inputs) in = rng.Chance(60) ? static_cast<uint8_t>(rng.Below(8)) : static_cast<uint8_t>(rng.Next());
+          for (uint8_t& in : tx.inputs)
+            in = rng.Chance(60) ? static_cast<uint8_t>(rng.Below(8)) : static_cast<uint8_t>(rng.Next());
           tx.outputs = static_cast<uint8_t>(rng.Range(1, harness::OverlayTester::kMaxOutputs));
           tx.coin = static_cast<uint8_t>(rng.Next());
         }

@@ -217,7 +217,8 @@ BOOST_AUTO_TEST_CASE(amount_compression_known_answers) {
 BOOST_AUTO_TEST_CASE(script_compression_known_answers) {
   const std::string h20 = "816115944e077fe7c803cfa57f29b36bf87c1d35";
   const std::string gx(kG.substr(0, 64)), genesis_x(kGenesisKey.substr(0, 64));
-  const std::pair<std::string, std::string> pairs[] = {  // script, compressed (hex)
+  const std::pair<std::string, std::string> pairs[] = {
+      // script, compressed (hex)
       {"76a914" + h20 + "88ac", "00" + h20},                         // P2PKH
       {"a914" + h20 + "87", "01" + h20},                             // P2SH
       {P2pkHex("02" + gx), "02" + gx},                               // P2PK, compressed key, y even
@@ -316,7 +317,8 @@ BOOST_AUTO_TEST_CASE(subject_and_reference_agree_on_damaged_records) {
   // The table's uncompressed keys on the curve (coins 14, 22, 46, 54) end their records as id 4 or 5 and x.
   for (const size_t i : {14, 22, 46, 54}) {
     const std::string& r = records[i];
-    BOOST_TEST((r.size() < 40 && (r[r.size() - 33] == 4 || r[r.size() - 33] == 5)), "table coin " << i << ": " << Hex(r));
+    BOOST_TEST((r.size() < 40 && (r[r.size() - 33] == 4 || r[r.size() - 33] == 5)),
+               "table coin " << i << ": " << Hex(r));
   }
   for (const std::string& good : records) {
     std::vector<std::string> bad;

@@ -40,7 +40,6 @@
 #include "leak_check_pause.h"
 #include "test_util.h"
 
-
 namespace {
 
 #if !SUITE_SUBJECT_CORE
@@ -57,9 +56,9 @@ std::string VarInt(uint64_t n) {
 #endif
 
 using harness::KvMap;
-using unit::TempDir;
 using store_fixture::BlockA;
 using store_fixture::BlockB;
+using unit::TempDir;
 
 std::string Bytes(std::initializer_list<uint8_t> bytes) { return std::string(bytes.begin(), bytes.end()); }
 
@@ -71,7 +70,7 @@ struct MemDisk {
   // Where the stores open their database: over `env`, failing when armed.
   mutable harness::FaultEnv faults{env.get()};
   std::unique_ptr<seam::CoinsStore> Open(size_t batch_size = seam::CoinsStore::kDefaultBatchSize,
-                                   std::optional<seam::Obfuscation::KeyBytes> key = kKey) const {
+                                         std::optional<seam::Obfuscation::KeyBytes> key = kKey) const {
     seam::CoinsStore::Options options;
     options.path = "/coins";
     options.env = &faults;
@@ -121,12 +120,15 @@ harness::FlushPlan PlanToB() {
   plan.new_tip = BlockB();
   plan.old_tip = BlockA();
   for (const auto& e : WrittenToB()) {
-    plan.writes.push_back({harness::RefCoinKey(e.outpoint), e.coin ? std::optional(harness::RefCoinValue(*e.coin)) : std::nullopt});
+    plan.writes.push_back(
+        {harness::RefCoinKey(e.outpoint), e.coin ? std::optional(harness::RefCoinValue(*e.coin)) : std::nullopt});
   }
   return plan;
 }
 
-KvMap Plain(const seam::CoinsStore& store) { return harness::DecodeRaw(store.RawContents(), store.obfuscation().key()); }
+KvMap Plain(const seam::CoinsStore& store) {
+  return harness::DecodeRaw(store.RawContents(), store.obfuscation().key());
+}
 
 // A store at the fixture's old state.
 void WriteOldState(seam::CoinsStore& store) { store_fixture::Flush(store, store_fixture::OldState(), BlockA()); }
@@ -212,11 +214,11 @@ BOOST_AUTO_TEST_CASE(varint_and_amounts_match_reference) {
 // Amount compression by hand: x = 1 + 10 (9 n + d - 1) + e, or 1 + 10 (n - 1) + 9 with nine zeros removed.
 BOOST_AUTO_TEST_CASE(amount_known_answers) {
   BOOST_TEST(CompressAmount(0) == 0u);
-  BOOST_TEST(CompressAmount(1) == 1u);              // n = 0, d = 1, e = 0
-  BOOST_TEST(CompressAmount(10) == 2u);             // e = 1
-  BOOST_TEST(CompressAmount(123) == 1101u);         // n = 12, d = 3: 1 + 10 * 110
-  BOOST_TEST(CompressAmount(100'000'000) == 9u);    // 1 BTC: d = 1, e = 8
-  BOOST_TEST(CompressAmount(5'000'000'000) == 50u);  // 50 BTC: nine zeros off, n = 5: 1 + 40 + 9
+  BOOST_TEST(CompressAmount(1) == 1u);                   // n = 0, d = 1, e = 0
+  BOOST_TEST(CompressAmount(10) == 2u);                  // e = 1
+  BOOST_TEST(CompressAmount(123) == 1101u);              // n = 12, d = 3: 1 + 10 * 110
+  BOOST_TEST(CompressAmount(100'000'000) == 9u);         // 1 BTC: d = 1, e = 8
+  BOOST_TEST(CompressAmount(5'000'000'000) == 50u);      // 50 BTC: nine zeros off, n = 5: 1 + 40 + 9
   BOOST_TEST(CompressAmount(kMaxMoney) == 21'000'000u);  // n = 2,100,000: 1 + 20,999,990 + 9
   BOOST_TEST(DecompressAmount(21'000'000) == static_cast<uint64_t>(kMaxMoney));
 }
@@ -277,8 +279,8 @@ BOOST_AUTO_TEST_CASE(script_template_near_misses) {
   };
   const Template templates[] = {
       {with_body({0x76, 0xa9, 20}, 20, {0x88, 0xac}), {0, 1, 2, 23, 24}},  // P2PKH
-      {with_body({0xa9, 20}, 20, {0x87}), {0, 1, 22}},                       // P2SH
-      {with_body({33, 0x02}, 32, {0xac}), {0, 1, 34}},                       // P2PK, compressed key
+      {with_body({0xa9, 20}, 20, {0x87}), {0, 1, 22}},                     // P2SH
+      {with_body({33, 0x02}, 32, {0xac}), {0, 1, 34}},                     // P2PK, compressed key
       {with_body({33, 0x03}, 32, {0xac}), {0, 1, 34}},
   };
   for (const Template& t : templates) {
@@ -301,7 +303,8 @@ BOOST_AUTO_TEST_CASE(corrupt_records_are_clean_errors) {
   const std::string good = EncodeCoin(harness::CoinTable()[5]);
   BOOST_CHECK_THROW(DecodeCoin(Span("")), seam::StoreCorruption);
   BOOST_CHECK_THROW(DecodeCoin(Span(good + Bytes({0x00}))), seam::StoreCorruption);  // a trailing byte
-  for (size_t n = 0; n < good.size(); ++n) BOOST_CHECK_THROW(DecodeCoin(Span(good.substr(0, n))), seam::StoreCorruption);
+  for (size_t n = 0; n < good.size(); ++n)
+    BOOST_CHECK_THROW(DecodeCoin(Span(good.substr(0, n))), seam::StoreCorruption);
   // A height code past 32 bits; an amount past MAX_MONEY; a script longer than the record; the form for
   // uncompressed keys cut short (coins_store_encoding_tests has the rest of ids 4 and 5).
   BOOST_CHECK_THROW(DecodeCoin(Span(VarInt(uint64_t{1} << 32) + Bytes({0x00, 0x06}))), seam::StoreCorruption);
@@ -347,7 +350,7 @@ BOOST_AUTO_TEST_CASE(impossible_options_are_clear_errors) {
   }
   // A flush needs a best block.
   CheckFlushRefused<std::logic_error>([&] { store_fixture::Flush(*store, store_fixture::OldState(), Hash256{}); },
-                                     "a flush without a best block");
+                                      "a flush without a best block");
   BOOST_TEST(Plain(*store).empty());
   // A directory LevelDB cannot create. Where the store leaks on a failed open (seam::kStoreFailedOpenLeaks),
   // LeakSanitizer ignores this one open's allocations.
@@ -361,7 +364,8 @@ BOOST_AUTO_TEST_CASE(impossible_options_are_clear_errors) {
 
 // Every batch limit, with and without obfuscation, ends in the same store. Limits are 64-bit (Core #35616
 // made dbcache and batch sizes uint64_t): the ones at and past 2^32 must not wrap to a small limit.
-BOOST_AUTO_TEST_CASE(batch_limit_matrix, *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
+BOOST_AUTO_TEST_CASE(batch_limit_matrix,
+                     *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
   const KvMap expected = PlanToB().Complete(PlainOldState());
   std::optional<KvMap> raw_with_key;
   for (const uint64_t limit : {uint64_t{1}, uint64_t{100}, uint64_t{4096}, uint64_t{1} << 20, uint64_t{32} << 20,
@@ -393,7 +397,8 @@ BOOST_AUTO_TEST_CASE(batch_limit_matrix, *unit::Needs(seam::kStoreCutsFlushes, "
 
 // Every limit from 1 byte to past the largest single batch: a batch is written once its size estimate
 // exceeds the limit (not when it reaches it), so each limit splits exactly where the reference predicts.
-BOOST_AUTO_TEST_CASE(split_exactly_past_the_limit, *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
+BOOST_AUTO_TEST_CASE(split_exactly_past_the_limit,
+                     *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
   const harness::FlushPlan plan = PlanToB();
   const KvMap expected = plan.Complete(PlainOldState());
   for (size_t limit = 1; limit <= 700; ++limit) {
@@ -435,7 +440,8 @@ BOOST_AUTO_TEST_CASE(flush_undo_reverts_exactly) {
 }
 
 // The fixed flush, cut after each of its partial batches in turn, then run again to completion.
-BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary, *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
+BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary,
+                     *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
   const harness::FlushPlan plan = PlanToB();
   const KvMap before = PlainOldState();
   for (const size_t limit : {size_t{1}, size_t{200}}) {
@@ -469,7 +475,8 @@ BOOST_AUTO_TEST_CASE(crash_at_every_batch_boundary, *unit::Needs(seam::kStoreCut
 }
 
 // A second interruption must keep the original old tip in 'H', so the store still knows where it came from.
-BOOST_AUTO_TEST_CASE(repeated_interruption_keeps_old_tip, *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
+BOOST_AUTO_TEST_CASE(repeated_interruption_keeps_old_tip,
+                     *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
   const harness::FlushPlan plan = PlanToB();
   const KvMap before = PlainOldState();
   MemDisk disk;
@@ -507,7 +514,8 @@ BOOST_AUTO_TEST_CASE(process_crash_on_disk) {
       }
       // unit/CMakeLists.txt builds the child beside this executable. Found at run time rather than compiled
       // in, so this file's object does not depend on where the build tree is (ccache reuses it across clones).
-      const std::string child = (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "store_crash_child").string();
+      const std::string child =
+          (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "store_crash_child").string();
       const pid_t pid = fork();
       BOOST_REQUIRE(pid >= 0);
       if (pid == 0) {
@@ -569,7 +577,10 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
     }
   }
   BOOST_TEST(errors > 0u);
-  BOOST_TEST_MESSAGE("flipped coin bytes: " << errors << (fatal ? " ended the process, " : seam::kStoreCorruptionThrows ? " clean errors, " : " read as no coin, ")
+  BOOST_TEST_MESSAGE("flipped coin bytes: " << errors
+                                            << (fatal                          ? " ended the process, "
+                                                : seam::kStoreCorruptionThrows ? " clean errors, "
+                                                                               : " read as no coin, ")
                                             << decoded << " decoded to another coin");
   disk.Poke(key, raw.substr(0, 2));
   // The cursor cannot skip what it cannot decode (Core's: GetValue fails): it reports it, or (a tree whose
@@ -611,7 +622,8 @@ BOOST_AUTO_TEST_CASE(corrupt_store_is_a_clean_error) {
 }
 
 // The key is created only for a new, empty database, stored unobfuscated, and kept on reopen.
-BOOST_AUTO_TEST_CASE(obfuscation_key_life_cycle, *unit::Needs(seam::kStoreChoosesKey, "a new database's key chosen by the caller")) {
+BOOST_AUTO_TEST_CASE(obfuscation_key_life_cycle,
+                     *unit::Needs(seam::kStoreChoosesKey, "a new database's key chosen by the caller")) {
   {
     MemDisk disk;
     WriteOldState(*disk.Open(seam::CoinsStore::kDefaultBatchSize, std::nullopt));
@@ -622,7 +634,8 @@ BOOST_AUTO_TEST_CASE(obfuscation_key_life_cycle, *unit::Needs(seam::kStoreChoose
   {
     MemDisk disk;
     auto store = disk.Open();
-    BOOST_TEST((store->RawContents().at(std::string("\x0e\x00obfuscate_key", 15)) == Bytes({8}) + std::string(kKey.begin(), kKey.end())));
+    BOOST_TEST((store->RawContents().at(std::string("\x0e\x00obfuscate_key", 15)) ==
+                Bytes({8}) + std::string(kKey.begin(), kKey.end())));
     WriteOldState(*store);
     store.reset();
     const seam::Obfuscation::KeyBytes other{1, 2, 3, 4, 5, 6, 7, 8};
@@ -713,7 +726,8 @@ BOOST_AUTO_TEST_CASE(failed_write_keeps_the_old_tip) {
 // A power loss after a flush leaves the store at its state when it was opened or at a later one of its
 // batches (the subject decides what it syncs: Bitcoin Core syncs nothing, so its log is lost); a flush cut
 // before a reopen is durable and, after the loss, still completes.
-BOOST_AUTO_TEST_CASE(power_loss_keeps_a_legal_state, *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
+BOOST_AUTO_TEST_CASE(power_loss_keeps_a_legal_state,
+                     *unit::Needs(seam::kStoreCutsFlushes, "a hook after each partial batch of a flush")) {
   const harness::FlushPlan plan = PlanToB();
   const KvMap before = PlainOldState();
   const KvMap after = plan.Complete(before);
@@ -753,7 +767,8 @@ BOOST_AUTO_TEST_CASE(power_loss_keeps_a_legal_state, *unit::Needs(seam::kStoreCu
 // An open during which the disk fails throws a StoreError (or succeeds); the next open finds the state.
 BOOST_AUTO_TEST_CASE(failed_open_then_open) {
   const KvMap before = PlainOldState();
-  for (const auto kind : {harness::FaultEnv::Kind::kWrite, harness::FaultEnv::Kind::kSync, harness::FaultEnv::Kind::kRead}) {
+  for (const auto kind :
+       {harness::FaultEnv::Kind::kWrite, harness::FaultEnv::Kind::kSync, harness::FaultEnv::Kind::kRead}) {
     for (uint32_t k = 1; k <= 4; ++k) {
       BOOST_TEST_CONTEXT("operation kind " << static_cast<int>(kind) << ", number " << k) {
         MemDisk disk;
@@ -782,7 +797,8 @@ BOOST_AUTO_TEST_CASE(failed_open_then_open) {
 }
 
 // A read that fails below the error catcher runs its callbacks; the store's own read throws.
-BOOST_AUTO_TEST_CASE(failed_read_reaches_the_catcher, *unit::Needs(seam::kCoinsApi.error_catcher, "CoinsViewErrorCatcher")) {
+BOOST_AUTO_TEST_CASE(failed_read_reaches_the_catcher,
+                     *unit::Needs(seam::kCoinsApi.error_catcher, "CoinsViewErrorCatcher")) {
   MemDisk disk;
   {
     auto store = disk.Open();

@@ -291,7 +291,7 @@ BOOST_AUTO_TEST_CASE(reader_at_eof_and_position_after_read_ahead) {
   r.Read(std::span(got).first(1));
   BOOST_TEST(got[0] == data[3]);
   BOOST_TEST(r.Position() == std::optional<uint64_t>(4));  // not 19: 15 bytes are read ahead, unconsumed
-  r.Read(std::span(got).first(20));                         // 15 from the buffer, then a refill
+  r.Read(std::span(got).first(20));                        // 15 from the buffer, then a refill
   BOOST_TEST(std::equal(got.begin(), got.begin() + 20, data.begin() + 4));
   BOOST_TEST(r.Position() == std::optional<uint64_t>(24));
   r.Read(std::span(got).first(40));  // larger than the buffer: straight from the file
@@ -386,8 +386,9 @@ BOOST_AUTO_TEST_CASE(read_errors_and_seek_failures) {
     FaultyStream s;
     s.fail_reads = true;
     seam::AutoFile f(s.Open());
-    BOOST_CHECK_EXCEPTION(f.Read(buf), seam::IoError,
-                          [](const seam::IoError& e) { return std::string(e.what()).find("fread failed") != std::string::npos; });
+    BOOST_CHECK_EXCEPTION(f.Read(buf), seam::IoError, [](const seam::IoError& e) {
+      return std::string(e.what()).find("fread failed") != std::string::npos;
+    });
     BOOST_TEST(f.Position() == std::optional<uint64_t>(0));
   }
   {
@@ -491,7 +492,10 @@ BOOST_AUTO_TEST_CASE(full_disk_in_buffered_writer_paths) {
     BOOST_REQUIRE(raw != nullptr);
     setvbuf(raw, nullptr, _IONBF, 0);
     seam::AutoFile f(raw);
-    { seam::BufferedWriter w(f, 64); w.Write(small); }
+    {
+      seam::BufferedWriter w(f, 64);
+      w.Write(small);
+    }
     if (seam::kFailedWriteRemembered) BOOST_CHECK_THROW(f.Close(), seam::IoError);
   }
   {
@@ -544,7 +548,7 @@ BOOST_AUTO_TEST_CASE(file_size_limit_fails_part_way) {
       w.Write(data);
       w.Write(data);  // over the limit: the write system call comes up short or fails
       f.Flush();
-      status = 1;     // no error for data past the limit
+      status = 1;  // no error for data past the limit
     } catch (const seam::IoError&) {
     }
     try {
@@ -557,8 +561,9 @@ BOOST_AUTO_TEST_CASE(file_size_limit_fails_part_way) {
   int status = 0;
   BOOST_REQUIRE(waitpid(pid, &status, 0) == pid);
   BOOST_REQUIRE(WIFEXITED(status));
-  BOOST_TEST(WEXITSTATUS(status) == 0, "child: 1 = write past the limit succeeded, 2 = Close succeeded, "
-                                       "10/11 = setup failed");
+  BOOST_TEST(WEXITSTATUS(status) == 0,
+             "child: 1 = write past the limit succeeded, 2 = Close succeeded, "
+             "10/11 = setup failed");
   BOOST_TEST(FileSize(path) <= kLimit);
 }
 
@@ -570,7 +575,7 @@ BOOST_AUTO_TEST_CASE(read_write_switching_and_moves) {
   f.Write(data);
   f.Seek(2, SEEK_SET);
   std::vector<uint8_t> two(2);
-  f.Read(two);  // 30 40
+  f.Read(two);                        // 30 40
   f.Write(std::vector<uint8_t>{99});  // at offset 4, right after reading
   std::vector<uint8_t> one(1);
   f.Read(one);  // offset 5: 60
@@ -605,9 +610,12 @@ BOOST_AUTO_TEST_CASE(random_file_sequences) {
           s.op = static_cast<harness::FileOp>(rng.Below(harness::kFileOpCount));
         } while (s.op == harness::FileOp::kFail && !rng.Chance(2));
         const uint64_t len_class = rng.Below(10);
-        s.len = static_cast<uint32_t>(len_class < 5 ? rng.Below(20) : len_class < 9 ? rng.Below(5000) : rng.Range(60000, harness::FileIoTester::kMaxLen));
+        s.len = static_cast<uint32_t>(len_class < 5   ? rng.Below(20)
+                                      : len_class < 9 ? rng.Below(5000)
+                                                      : rng.Range(60000, harness::FileIoTester::kMaxLen));
         const int w = rng.Chance(50) ? 1 : 0;
-        const uint64_t in_window = rng.Chance(50) ? harness::FileModel::kWindowSize / 2 + rng.Below(64) - 32 : rng.Below(harness::FileModel::kWindowSize);
+        const uint64_t in_window = rng.Chance(50) ? harness::FileModel::kWindowSize / 2 + rng.Below(64) - 32
+                                                  : rng.Below(harness::FileModel::kWindowSize);
         s.target = harness::FileModel::kWindowBase[w] + (w == 0 ? rng.Below(70000) : in_window);
         s.mech = static_cast<uint8_t>(rng.Next());
         s.seed = static_cast<uint32_t>(rng.Next());

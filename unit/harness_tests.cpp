@@ -59,7 +59,10 @@ BOOST_AUTO_TEST_CASE(failure_starts_with_a_stable_signature) {
   const auto fail_with = [&](int value) {
     step.value = static_cast<uint32_t>(value);
     log.Add(step);  // the same operation with other arguments
-    return FailureText([&] { line = __LINE__; HARNESS_CHECK_EQ(value, 3, "value ", value); });
+    return FailureText([&] {
+      line = __LINE__ + 1;  // the check's line
+      HARNESS_CHECK_EQ(value, 3, "value ", value);
+    });
   };
   const std::string one = fail_with(1), two = fail_with(2);
   // The suite is the target in unit tests (unit/main.cpp).
@@ -101,9 +104,11 @@ BOOST_AUTO_TEST_CASE(passing_check_is_silent_and_trace_scope_ends) {
 
 BOOST_AUTO_TEST_CASE(every_prevector_op_has_a_name) {
   for (uint8_t id = 0; id < harness::kPrevectorOpCount; ++id) {
-    BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(id))) != "reserved", "op id " << int{id});
+    BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(id))) != "reserved",
+               "op id " << int{id});
   }
-  BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(harness::kPrevectorOpCount))) == "reserved");
+  BOOST_TEST(std::string(harness::ToString(static_cast<harness::PrevectorOp>(harness::kPrevectorOpCount))) ==
+             "reserved");
   harness::PrevectorStep s;
   s.op = harness::PrevectorOp::kInsertSelfRange;
   s.pos = 1;

@@ -41,7 +41,8 @@ BOOST_AUTO_TEST_CASE(known_answers) {
       BOOST_TEST(Apply(o, ones, 0, alignment) == at0, boost::test_tools::per_element());
       BOOST_TEST(Apply(o, ones, 3, alignment) == at3, boost::test_tools::per_element());
       BOOST_TEST(Apply(o, ones, 11, alignment) == at3, boost::test_tools::per_element());
-      BOOST_TEST(Apply(o, ones, (uint64_t{1} << 32) + 5, alignment) == at_2_32_plus_5, boost::test_tools::per_element());
+      BOOST_TEST(Apply(o, ones, (uint64_t{1} << 32) + 5, alignment) == at_2_32_plus_5,
+                 boost::test_tools::per_element());
     }
   }
   // All-zero plaintext reads the key back out; one byte at offset 7 meets key[7].

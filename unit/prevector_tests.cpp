@@ -27,8 +27,8 @@ struct Config {
   static constexpr unsigned int N = N_;
   using T = T_;
 };
-using Configs = boost::mpl::list<Config<36, uint8_t>, Config<28, uint8_t>, Config<8, uint8_t>,
-                                 Config<36, uint32_t>, Config<28, uint32_t>, Config<8, uint32_t>>;
+using Configs = boost::mpl::list<Config<36, uint8_t>, Config<28, uint8_t>, Config<8, uint8_t>, Config<36, uint32_t>,
+                                 Config<28, uint32_t>, Config<8, uint32_t>>;
 
 PrevectorStep Step(PrevectorOp op, uint32_t pos = 0, uint32_t count = 0, uint32_t value = 0, uint32_t index = 0,
                    uint8_t side = 0) {
@@ -49,9 +49,7 @@ enum class History { kAssign, kReservedFirst, kPushBacks };
 template <unsigned int N, typename T>
 void Build(harness::PrevectorTester<N, T>& t, History history, uint32_t len) {
   switch (history) {
-    case History::kAssign:
-      t.Apply(Step(PrevectorOp::kAssignRange, 0, len, len));
-      break;
+    case History::kAssign: t.Apply(Step(PrevectorOp::kAssignRange, 0, len, len)); break;
     case History::kReservedFirst:
       t.Apply(Step(PrevectorOp::kReserve, 0, 2 * N + 3));
       t.Apply(Step(PrevectorOp::kAssignRange, 0, len, len));
@@ -136,9 +134,9 @@ BOOST_AUTO_TEST_CASE(move_steals_and_empties) {
 }
 
 BOOST_AUTO_TEST_CASE(size_first_order) {
-  const Script36 shorter{2, 0xff};      // two bytes 0xff
-  const Script36 longer{3, 0x00};       // three bytes 0x00
-  BOOST_TEST((shorter < longer));     // fewer elements first, although 0xff > 0x00 lexicographically
+  const Script36 shorter{2, 0xff};  // two bytes 0xff
+  const Script36 longer{3, 0x00};   // three bytes 0x00
+  BOOST_TEST((shorter < longer));   // fewer elements first, although 0xff > 0x00 lexicographically
   BOOST_TEST(!(longer < shorter));
   const std::vector<uint8_t> a{0, 9}, b{0, 10};
   BOOST_TEST((Script36(a.begin(), a.end()) < Script36(b.begin(), b.end())));
@@ -192,7 +190,8 @@ BOOST_AUTO_TEST_CASE(capacity_arithmetic_cannot_overflow) {
 #endif
 
 // CompactSize boundaries, worked out by hand, and the element encoding of wider T.
-BOOST_AUTO_TEST_CASE(serialization, *unit::Needs(seam::kPrevectorSerialize, "the subject's own prevector serialization")) {
+BOOST_AUTO_TEST_CASE(serialization,
+                     *unit::Needs(seam::kPrevectorSerialize, "the subject's own prevector serialization")) {
   auto encode = [](uint64_t n) {
     std::vector<uint8_t> out;
     WriteCompactSize(out, n);
@@ -202,8 +201,10 @@ BOOST_AUTO_TEST_CASE(serialization, *unit::Needs(seam::kPrevectorSerialize, "the
   BOOST_TEST(encode(253) == (std::vector<uint8_t>{0xfd, 0xfd, 0x00}), boost::test_tools::per_element());
   BOOST_TEST(encode(0xffff) == (std::vector<uint8_t>{0xfd, 0xff, 0xff}), boost::test_tools::per_element());
   BOOST_TEST(encode(0x10000) == (std::vector<uint8_t>{0xfe, 0x00, 0x00, 0x01, 0x00}), boost::test_tools::per_element());
-  BOOST_TEST(encode(0xffffffff) == (std::vector<uint8_t>{0xfe, 0xff, 0xff, 0xff, 0xff}), boost::test_tools::per_element());
-  BOOST_TEST(encode(0x100000000) == (std::vector<uint8_t>{0xff, 0, 0, 0, 0, 1, 0, 0, 0}), boost::test_tools::per_element());
+  BOOST_TEST(encode(0xffffffff) == (std::vector<uint8_t>{0xfe, 0xff, 0xff, 0xff, 0xff}),
+             boost::test_tools::per_element());
+  BOOST_TEST(encode(0x100000000) == (std::vector<uint8_t>{0xff, 0, 0, 0, 0, 1, 0, 0, 0}),
+             boost::test_tools::per_element());
   seam::Prevector<8, uint32_t> words;
   words.push_back(0x04030201);
   std::vector<uint8_t> out;
@@ -224,9 +225,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exhaustive_boundary_sweep, C, Configs) {
   constexpr unsigned int N = C::N;
   using T = typename C::T;
   const std::vector<std::pair<PrevectorOp, uint32_t>> ops{
-      {PrevectorOp::kInsert, 0},      {PrevectorOp::kInsertCount, N}, {PrevectorOp::kInsertRange, 2},
-      {PrevectorOp::kEraseOne, 0},    {PrevectorOp::kEraseRange, 3},  {PrevectorOp::kInsertSelf, 1},
-      {PrevectorOp::kInsertSelfRange, N}, {PrevectorOp::kSet, 0},     {PrevectorOp::kResize, 0},
+      {PrevectorOp::kInsert, 0},          {PrevectorOp::kInsertCount, N}, {PrevectorOp::kInsertRange, 2},
+      {PrevectorOp::kEraseOne, 0},        {PrevectorOp::kEraseRange, 3},  {PrevectorOp::kInsertSelf, 1},
+      {PrevectorOp::kInsertSelfRange, N}, {PrevectorOp::kSet, 0},         {PrevectorOp::kResize, 0},
   };
   for (const History history : {History::kAssign, History::kReservedFirst, History::kPushBacks}) {
     for (uint32_t len = 0; len <= 2 * N + 3; ++len) {

@@ -60,7 +60,8 @@ inline std::vector<Entry> FlushToB() {
 // A cache holding `entries` as DIRTY entries, in order: how a node's cache looks at the start of a flush.
 class LoadedCache : public seam::CoinsViewCache {
  public:
-  LoadedCache(seam::CoinsView* parent, const std::vector<Entry>& entries, const Hash256& best) : seam::CoinsViewCache(parent) {
+  LoadedCache(seam::CoinsView* parent, const std::vector<Entry>& entries, const Hash256& best)
+      : seam::CoinsViewCache(parent) {
     for (const Entry& e : entries) InsertEntry(e.outpoint, e.coin ? *e.coin : Coin{}, seam::CacheEntry::kDirty);
     SetBestBlock(best);
   }

@@ -30,7 +30,7 @@ Hash256 HashOf(uint8_t first, uint8_t last) {
 }
 
 const Hash256 kZero;
-const Hash256 kLow = HashOf(0, 1);    // zero but for the last byte: sorts right after the zero hashes
+const Hash256 kLow = HashOf(0, 1);  // zero but for the last byte: sorts right after the zero hashes
 const Hash256 kA = HashOf(0xa0, 0x11);
 const Hash256 kALast = HashOf(0xa0, 0x12);  // kA but for the last byte
 const Hash256 kB = HashOf(0xb0, 0x11);      // kA but for the first byte
@@ -208,8 +208,8 @@ BOOST_AUTO_TEST_CASE(duplicate_and_null_precedence) {
 // Every sequence of 1 to 4 inputs over 9 outpoints (7,380 transactions, plus every coinbase length): the
 // subject and the reference agree on each, and every outcome occurs.
 BOOST_AUTO_TEST_CASE(exhaustive_small_transactions) {
-  const std::vector<OutPoint> pool = {kNull,        {kZero, 0}, {kZero, 1},  {kZero, 0xfffffffe}, {kLow, kNullIndex},
-                                      {kA, 0},      {kA, 1},    {kALast, 0}, {kB, 0}};
+  const std::vector<OutPoint> pool = {
+      kNull, {kZero, 0}, {kZero, 1}, {kZero, 0xfffffffe}, {kLow, kNullIndex}, {kA, 0}, {kA, 1}, {kALast, 0}, {kB, 0}};
   std::map<std::string, int> outcomes;
   std::vector<size_t> pick;
   for (size_t n = 1; n <= 4; ++n) {
@@ -271,8 +271,7 @@ BOOST_AUTO_TEST_CASE(double_spend_block) {
              "bad-txns-inputs-missingorspent@3");
   // Two double spends: the first transaction, in block order, that spends an already spent outpoint.
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({{kB, 0}}), MakeTx({{kB, 0}}),
-                                     MakeTx({x})})) ==
-             "bad-txns-inputs-missingorspent@3");
+                                     MakeTx({x})})) == "bad-txns-inputs-missingorspent@3");
   // The second of three spenders is the first double spend. Two double spends, the outpoints swapped from
   // the block above: the earlier in block order counts, whichever of the two outpoints sorts first.
   BOOST_TEST(BlockVerdict(MakeBlock({MakeCoinbase(), MakeTx({x}), MakeTx({x}), MakeTx({x})})) ==
@@ -292,7 +291,7 @@ BOOST_AUTO_TEST_CASE(double_spend_block) {
 BOOST_AUTO_TEST_CASE(block_sigops_limit) {
   const std::string over = seam::kBlockSigopsLimit ? "bad-blk-sigops@none" : "@none";
   Transaction at_limit = MakeTx({{kA, 0}});
-  at_limit.vout[0].script_pubkey = Script(500, 0xae);               // 10,000
+  at_limit.vout[0].script_pubkey = Script(500, 0xae);                                      // 10,000
   at_limit.vout[0].script_pubkey.insert(at_limit.vout[0].script_pubkey.end(), 500, 0xaf);  // 10,000 more
   BOOST_TEST(harness::LegacySigOpsRef(at_limit.vout[0].script_pubkey) == 20000u);
   const Transaction coinbase = MakeCoinbase();
@@ -303,7 +302,8 @@ BOOST_AUTO_TEST_CASE(block_sigops_limit) {
   Transaction verify = MakeTx({{kB, 0}});
   verify.vin[0].script_sig = Script(1, 0xad);  // OP_CHECKSIGVERIFY in another transaction's scriptSig
   BOOST_TEST(BlockVerdict(MakeBlock({coinbase, at_limit, verify})) == over);
-  BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, at_limit, MakeTx({{kB, 0}}, {-1})})) == "bad-txns-vout-negative@2");
+  BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, at_limit, MakeTx({{kB, 0}}, {-1})})) ==
+             "bad-txns-vout-negative@2");
   BOOST_TEST(BlockVerdict(MakeBlock({signing_coinbase, at_limit, MakeTx({{kA, 0}})})) ==
              (seam::kBlockSigopsLimit ? over : "bad-txns-inputs-missingorspent@2"));
 
@@ -377,13 +377,39 @@ BOOST_AUTO_TEST_CASE(serialization_known_answer) {
   tx.vout[0].script_pubkey = Script(1, 0x6a);
   tx.locktime = 0x01020304;
   // version | 1 input: hash, index 2, scriptSig [51], sequence | 1 output: 5, script [6a] | locktime
-  const std::string legacy = "01000000" "01" "11" + std::string(60, '0') + "22" "02000000" "0151" "ffffffff" "01"
-                             "0500000000000000" "016a" "04030201";
+  const std::string legacy =
+      "01000000"
+      "01"
+      "11" +
+      std::string(60, '0') +
+      "22"
+      "02000000"
+      "0151"
+      "ffffffff"
+      "01"
+      "0500000000000000"
+      "016a"
+      "04030201";
   BOOST_TEST(HexStr(Serialized(tx)) == legacy);
   // With a witness: marker and flag after the version, the stacks before the locktime.
   tx.vin[0].witness = {{0xab, 0xcd}, {}};
-  const std::string segwit = "01000000" "0001" "01" "11" + std::string(60, '0') + "22" "02000000" "0151" "ffffffff"
-                             "01" "0500000000000000" "016a" "02" "02abcd" "00" "04030201";
+  const std::string segwit =
+      "01000000"
+      "0001"
+      "01"
+      "11" +
+      std::string(60, '0') +
+      "22"
+      "02000000"
+      "0151"
+      "ffffffff"
+      "01"
+      "0500000000000000"
+      "016a"
+      "02"
+      "02abcd"
+      "00"
+      "04030201";
   BOOST_TEST(HexStr(Serialized(tx)) == segwit);
   Transaction back;
   BOOST_TEST(ParseTransaction(FromHex(segwit), back));
@@ -413,7 +439,7 @@ BOOST_AUTO_TEST_CASE(samples_round_trip_and_pass) {
 BOOST_AUTO_TEST_CASE(compact_size_reader) {
   struct Row {
     std::string hex;
-    uint64_t value;  // when ok
+    uint64_t value;     // when ok
     const char* error;  // part of the message, or "" when ok
   };
   const std::vector<Row> rows = {
@@ -502,10 +528,17 @@ BOOST_AUTO_TEST_CASE(parse_errors) {
     BOOST_TEST(Contains(ParseError(longer), "bytes after the end of the object: 1"));
   }
   const std::string version = "02000000";
-  const std::string input = std::string(64, 'a') + "00000000" "00" "ffffffff";
-  const std::string output = "0000000000000000" "00";
+  const std::string input = std::string(64, 'a') +
+                            "00000000"
+                            "00"
+                            "ffffffff";
+  const std::string output =
+      "0000000000000000"
+      "00";
   // An empty vin with a zero flag: no outputs either, as Core reads it; it serializes back the same.
-  BOOST_TEST(ParseError(FromHex(version + "00" "00" "00000000")) == "parsed");
+  BOOST_TEST(ParseError(FromHex(version + "00"
+                                          "00"
+                                          "00000000")) == "parsed");
   BOOST_TEST(ParseError(FromHex(version + "01" + input + "01" + output + "00000000")) == "parsed");
   BOOST_TEST(Contains(ParseError(FromHex(version + "fd0100" + input + "01" + output + "00000000")), "non-canonical"));
   BOOST_TEST(Contains(ParseError(FromHex(version + "02" + input + "01" + output + "00000000")),
@@ -519,15 +552,42 @@ BOOST_AUTO_TEST_CASE(parse_errors) {
                       "unexpected end of data: bytes needed: 33554432"));
   BOOST_TEST(Contains(ParseError(FromHex(version + "01" + std::string(72, 'a') + "fe01000002")), "above MAX_SIZE"));
   // Extended format: unknown flag bits, a superfluous witness record, a witness item count beyond the data.
-  BOOST_TEST(ParseError(FromHex(version + "0001" "01" + input + "01" + output + "0100" "00000000")) == "parsed");
-  BOOST_TEST(Contains(ParseError(FromHex(version + "0002" "01" + input + "01" + output + "00000000")),
+  BOOST_TEST(ParseError(FromHex(version +
+                                "0001"
+                                "01" +
+                                input + "01" + output +
+                                "0100"
+                                "00000000")) == "parsed");
+  BOOST_TEST(Contains(ParseError(FromHex(version +
+                                         "0002"
+                                         "01" +
+                                         input + "01" + output + "00000000")),
                       "unknown transaction optional data, flag bits: 2"));
-  BOOST_TEST(Contains(ParseError(FromHex(version + "0003" "01" + input + "01" + output + "0100" "00000000")),
+  BOOST_TEST(Contains(ParseError(FromHex(version +
+                                         "0003"
+                                         "01" +
+                                         input + "01" + output +
+                                         "0100"
+                                         "00000000")),
                       "unknown transaction optional data, flag bits: 2"));
-  BOOST_TEST(Contains(ParseError(FromHex(version + "0001" "01" + input + "01" + output + "00" "00000000")),
+  BOOST_TEST(Contains(ParseError(FromHex(version +
+                                         "0001"
+                                         "01" +
+                                         input + "01" + output +
+                                         "00"
+                                         "00000000")),
                       "superfluous witness record"));
-  BOOST_TEST(Contains(ParseError(FromHex(version + "0001" "00" "00" "00000000")), "superfluous witness record"));
-  BOOST_TEST(Contains(ParseError(FromHex(version + "0001" "01" + input + "01" + output + "09" "00000000")),
+  BOOST_TEST(Contains(ParseError(FromHex(version + "0001"
+                                                   "00"
+                                                   "00"
+                                                   "00000000")),
+                      "superfluous witness record"));
+  BOOST_TEST(Contains(ParseError(FromHex(version +
+                                         "0001"
+                                         "01" +
+                                         input + "01" + output +
+                                         "09"
+                                         "00000000")),
                       "witness item count larger"));
 }
 

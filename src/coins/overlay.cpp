@@ -34,7 +34,8 @@ void CoinsViewOverlay::StartFetching(const Block& block) {
   size_ = queue.size();
   slots_ = std::make_unique<Slot[]>(size_);
   for (size_t i = 0; i < size_; ++i) slots_[i].outpoint = queue[i];
-  jobs_ = pool_->Submit(std::vector<std::function<void()>>(static_cast<size_t>(pool_->workers()), [this] { FetchAhead(); }));
+  jobs_ = pool_->Submit(
+      std::vector<std::function<void()>>(static_cast<size_t>(pool_->workers()), [this] { FetchAhead(); }));
 }
 
 void CoinsViewOverlay::FetchAhead() {

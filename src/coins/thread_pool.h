@@ -31,7 +31,7 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::packaged_task<void()>> queue_;  // guarded by mutex_
-  bool stopping_ = false;                          // guarded by mutex_
+  bool stopping_ = false;                         // guarded by mutex_
   std::vector<std::thread> threads_;
 };
 

@@ -60,9 +60,9 @@ Header ReadHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size) {
 uint32_t ReadWholeHeader(AutoFile& in, const MessageStart& magic, uint32_t max_size, size_t trailer) {
   const Header h = ReadHeader(in, magic, max_size);
   if (h.after < uint64_t{h.size} + trailer) {
-    throw FramingError(FramingError::Kind::kTruncated,
-                       h.where + "size " + std::to_string(h.size) + (trailer ? " plus checksum" : "") +
-                           ", but only " + std::to_string(h.after) + " bytes follow the header");
+    throw FramingError(FramingError::Kind::kTruncated, h.where + "size " + std::to_string(h.size) +
+                                                           (trailer ? " plus checksum" : "") + ", but only " +
+                                                           std::to_string(h.after) + " bytes follow the header");
   }
   return h.size;
 }
@@ -103,9 +103,9 @@ void ReadBlockRecordPart(AutoFile& in, const MessageStart& magic, uint64_t offse
   }
   // Both at most h.size now: the sum cannot overflow.
   if (h.after < offset + size) {
-    throw FramingError(FramingError::Kind::kTruncated,
-                       h.where + "part [" + std::to_string(offset) + ", +" + std::to_string(size) + "), but only " +
-                           std::to_string(h.after) + " bytes follow the header");
+    throw FramingError(FramingError::Kind::kTruncated, h.where + "part [" + std::to_string(offset) + ", +" +
+                                                           std::to_string(size) + "), but only " +
+                                                           std::to_string(h.after) + " bytes follow the header");
   }
   in.Seek(static_cast<int64_t>(offset), SEEK_CUR);
   part.resize(size);
@@ -122,8 +122,8 @@ void ReadUndoRecord(AutoFile& in, const MessageStart& magic, const Hash256& prev
   in.Read(stored.bytes);
   const Hash256 expected = UndoChecksum(prev_block_hash, payload);
   if (stored != expected) {
-    throw FramingError(FramingError::Kind::kBadChecksum, "undo record at offset " + std::to_string(at) +
-                                                             ": checksum " + HexStr(stored.bytes) + ", expected " +
+    throw FramingError(FramingError::Kind::kBadChecksum, "undo record at offset " + std::to_string(at) + ": checksum " +
+                                                             HexStr(stored.bytes) + ", expected " +
                                                              HexStr(expected.bytes));
   }
 }

@@ -133,7 +133,8 @@ std::optional<std::vector<uint8_t>> BlockStore::ReadBlock(const FilePos& pos) co
   }
 }
 
-std::optional<std::vector<uint8_t>> BlockStore::ReadBlockUndo(const FilePos& pos, const Hash256& prev_block_hash) const {
+std::optional<std::vector<uint8_t>> BlockStore::ReadBlockUndo(const FilePos& pos,
+                                                              const Hash256& prev_block_hash) const {
   if (pos.IsNull() || pos.pos < kRecordHeaderSize) return std::nullopt;
   try {
     AutoFile file(std::fopen(Path("rev", pos.file).c_str(), "rb"), Obfuscation(options_.key));

@@ -4,11 +4,11 @@
 // node::BlockManager with its FlatFileSeq pair). Semantics: docs/semantics.md §3, "Block files".
 //
 // A block goes into the current file unless it would bring the file to its maximum size (64 KiB by default:
-// Core's -fastprune; 128 MiB with Options::node_files, as a node without it; a record of that size or more raises the maximum past itself); then into a new file
-// after the highest one, and the file it leaves is finalized (flushed and cut to its length) together with
-// its undo file when the undo data has caught up with the file's blocks. Undo data goes at the end of the
-// undo file of its block's file, once per block; the undo file of an earlier block file is finalized when
-// the undo data of that file's highest block is written; for the current file the store remembers the
+// Core's -fastprune; 128 MiB with Options::node_files, as a node without it; a record of that size or more raises the
+// maximum past itself); then into a new file after the highest one, and the file it leaves is finalized (flushed and
+// cut to its length) together with its undo file when the undo data has caught up with the file's blocks. Undo data
+// goes at the end of the undo file of its block's file, once per block; the undo file of an earlier block file is
+// finalized when the undo data of that file's highest block is written; for the current file the store remembers the
 // highest height whose undo data it has. Files grow in chunks (16 KiB of blocks, or 16 MiB with node_files;
 // 1 MiB of undo data) allocated ahead of the data.
 //
@@ -68,7 +68,7 @@ class BlockStore : public BlockFileGeometry {
   Options options_;
   std::vector<BlockFileInfo> files_;
   int current_ = 0;
-  uint32_t undo_height_ = 0;  // of the current file: the highest height whose undo data is written
+  uint32_t undo_height_ = 0;            // of the current file: the highest height whose undo data is written
   std::map<FilePos, FilePos> undo_of_;  // a block's position → its undo data's
 };
 

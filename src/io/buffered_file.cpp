@@ -45,7 +45,8 @@ void BufferedFile::Read(std::span<uint8_t> dst) {
 }
 
 void BufferedFile::SkipTo(uint64_t pos) {
-  if (pos < read_pos_) throw std::logic_error("BufferedFile::SkipTo: " + std::to_string(pos) + " is behind the read position");
+  if (pos < read_pos_)
+    throw std::logic_error("BufferedFile::SkipTo: " + std::to_string(pos) + " is behind the read position");
   while (read_pos_ < pos) Advance(pos - read_pos_);
 }
 

@@ -12,7 +12,9 @@ struct FilePos {
   uint32_t pos = 0;
   bool IsNull() const { return file < 0; }
   friend bool operator==(const FilePos&, const FilePos&) = default;
-  friend bool operator<(const FilePos& a, const FilePos& b) { return a.file != b.file ? a.file < b.file : a.pos < b.pos; }
+  friend bool operator<(const FilePos& a, const FilePos& b) {
+    return a.file != b.file ? a.file < b.file : a.pos < b.pos;
+  }
 };
 
 // The block store's file geometry, on both sides of the seam: Core's -fastprune block file size and block

@@ -141,9 +141,8 @@ void CoinsStore::BatchWrite(CoinsCursor& cursor, const Hash256& best_block) {
       // An interrupted flush can only be completed by the same flush: its target must match, and the old
       // tip it recorded stays the old tip however often it is interrupted.
       if (heads[0] != best_block) {
-        throw StoreError("coins store: a flush to " + heads[0].ToShortString() +
-                         " was interrupted; this flush to " + best_block.ToShortString() +
-                         " cannot complete it (reindex the chainstate)");
+        throw StoreError("coins store: a flush to " + heads[0].ToShortString() + " was interrupted; this flush to " +
+                         best_block.ToShortString() + " cannot complete it (reindex the chainstate)");
       }
       old_tip = heads[1];
     }

@@ -66,7 +66,8 @@ uint64_t RecordReader::VarInt() {
 }
 
 void RecordReader::ExpectEnd(const char* what) const {
-  if (remaining() != 0) throw StoreCorruption(std::string(what) + ": " + std::to_string(remaining()) + " trailing bytes");
+  if (remaining() != 0)
+    throw StoreCorruption(std::string(what) + ": " + std::to_string(remaining()) + " trailing bytes");
 }
 
 void WriteVarInt(std::string& out, uint64_t n) {

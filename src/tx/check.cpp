@@ -79,8 +79,7 @@ Reject CheckTransaction(const Transaction& tx) {
       if (IsNullPrevout(a) || IsNullPrevout(b)) return Reject::kPrevoutNull;
       return Reject::kNone;
     }
-    default:
-      return CheckManyInputs(tx.vin);
+    default: return CheckManyInputs(tx.vin);
   }
 }
 

@@ -13,9 +13,9 @@ namespace {
 // The fewest bytes one element can occupy. A count claiming more elements than the remaining bytes could
 // hold is an error before anything is allocated (Core instead allocates in bounded chunks and fails at the
 // end of the data; the verdict is the same, only the message differs).
-constexpr size_t kMinTxInBytes = 32 + 4 + 1 + 4;     // hash, index, empty scriptSig, sequence
-constexpr size_t kMinTxOutBytes = 8 + 1;             // amount, empty script
-constexpr size_t kMinWitnessItemBytes = 1;           // an empty item
+constexpr size_t kMinTxInBytes = 32 + 4 + 1 + 4;        // hash, index, empty scriptSig, sequence
+constexpr size_t kMinTxOutBytes = 8 + 1;                // amount, empty script
+constexpr size_t kMinWitnessItemBytes = 1;              // an empty item
 constexpr size_t kMinTransactionBytes = 4 + 1 + 1 + 4;  // version, empty vin, zero flag, locktime
 constexpr size_t kHeaderBytes = 4 + 32 + 32 + 4 + 4 + 4;
 

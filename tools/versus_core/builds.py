@@ -1,6 +1,7 @@
 """tools/versus-core: the builds both sides run from (Bitcoin Core's fuzz binary and tests, the suite's presets
 over the same Core libraries), the copy of the user's tree they are built from, and running each side's
 fuzz targets and tests."""
+
 import hashlib
 import os
 import re
@@ -26,21 +27,41 @@ COVERAGE_FLAGS = "-fprofile-instr-generate -fcoverage-mapping"
 # build (as Core's contrib/devtools/deterministic-fuzz-coverage does it) rather than in a second build of
 # everything: on 2 cores that second build would double the hours a cold run takes; both sides pay its
 # run-time cost alike, and the counts of lines and branches run do not depend on the sanitizers.
-CORE_FUZZ = ["-DBUILD_FUZZ_BINARY=ON", "-DBUILD_TESTS=ON", "-DSANITIZERS=fuzzer,address,undefined",
-             "-DAPPEND_CPPFLAGS=-DABORT_ON_FAILED_ASSUME", "-DCMAKE_BUILD_TYPE=Release",
-             f"-DCMAKE_C_FLAGS=-gline-tables-only {COVERAGE_FLAGS}", f"-DCMAKE_CXX_FLAGS=-gline-tables-only {COVERAGE_FLAGS}",
-             "-DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate"]
+CORE_FUZZ = [
+    "-DBUILD_FUZZ_BINARY=ON",
+    "-DBUILD_TESTS=ON",
+    "-DSANITIZERS=fuzzer,address,undefined",
+    "-DAPPEND_CPPFLAGS=-DABORT_ON_FAILED_ASSUME",
+    "-DCMAKE_BUILD_TYPE=Release",
+    f"-DCMAKE_C_FLAGS=-gline-tables-only {COVERAGE_FLAGS}",
+    f"-DCMAKE_CXX_FLAGS=-gline-tables-only {COVERAGE_FLAGS}",
+    "-DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate",
+]
 
 
 # --speed: the same build without coverage counters (they cost both sides run time, unequally), and without
 # test_bitcoin; the suite's side is the core-libfuzzer preset over it.
 CORE_SPEED = [f for f in CORE_FUZZ if "profile-instr" not in f and f != "-DBUILD_TESTS=ON"] + [
-    "-DBUILD_TESTS=OFF", "-DCMAKE_C_FLAGS=-gline-tables-only", "-DCMAKE_CXX_FLAGS=-gline-tables-only"]
+    "-DBUILD_TESTS=OFF",
+    "-DCMAKE_C_FLAGS=-gline-tables-only",
+    "-DCMAKE_CXX_FLAGS=-gline-tables-only",
+]
 
 
 # Core's build targets the suite links (cmake/BitcoinCore.cmake, SUITE_CORE_LIBS_DIR).
-CORE_LIBS = ["bitcoin_node", "bitcoin_common", "bitcoin_consensus", "bitcoin_util", "bitcoin_clientversion",
-             "bitcoin_crypto", "secp256k1", "minisketch", "leveldb", "crc32c", "univalue"]
+CORE_LIBS = [
+    "bitcoin_node",
+    "bitcoin_common",
+    "bitcoin_consensus",
+    "bitcoin_util",
+    "bitcoin_clientversion",
+    "bitcoin_crypto",
+    "secp256k1",
+    "minisketch",
+    "leveldb",
+    "crc32c",
+    "univalue",
+]
 
 
 # The suite's presets, each linking Core's build (SUITE_CORE_LIBS_DIR): its tests as in core-test, its fuzz
@@ -58,10 +79,24 @@ TEST_TIMEOUT = 900
 
 
 # Switched off in Core's build: what neither side needs (the GUI, wallet, IPC, ZMQ, daemons).
-CORE_OFF = ["-DENABLE_WALLET=OFF", "-DENABLE_IPC=OFF", "-DWITH_ZMQ=OFF", "-DENABLE_EXTERNAL_SIGNER=OFF",
-            "-DBUILD_GUI=OFF", "-DINSTALL_MAN=OFF", "-DBUILD_BENCH=OFF", "-DBUILD_DAEMON=OFF", "-DBUILD_CLI=OFF",
-            "-DBUILD_TX=OFF", "-DBUILD_UTIL=OFF", "-DBUILD_WALLET_TOOL=OFF", "-DBUILD_BITCOIN_BIN=OFF",
-            "-DBUILD_UTIL_CHAINSTATE=OFF", "-DBUILD_KERNEL_LIB=OFF", "-DBUILD_KERNEL_TEST=OFF"]
+CORE_OFF = [
+    "-DENABLE_WALLET=OFF",
+    "-DENABLE_IPC=OFF",
+    "-DWITH_ZMQ=OFF",
+    "-DENABLE_EXTERNAL_SIGNER=OFF",
+    "-DBUILD_GUI=OFF",
+    "-DINSTALL_MAN=OFF",
+    "-DBUILD_BENCH=OFF",
+    "-DBUILD_DAEMON=OFF",
+    "-DBUILD_CLI=OFF",
+    "-DBUILD_TX=OFF",
+    "-DBUILD_UTIL=OFF",
+    "-DBUILD_WALLET_TOOL=OFF",
+    "-DBUILD_BITCOIN_BIN=OFF",
+    "-DBUILD_UTIL_CHAINSTATE=OFF",
+    "-DBUILD_KERNEL_LIB=OFF",
+    "-DBUILD_KERNEL_TEST=OFF",
+]
 
 
 def run(cmd, what, cwd=ROOT, env=None, log=None):
@@ -114,21 +149,44 @@ class Builds:
         self.suite = {p: b / f"suite-{p}" for p in ("libfuzzer", "test", "speed")}
         fuzz_preset = "speed" if speed else "libfuzzer"
         self.binaries = {
-            "core fuzz": self.core_fuzz / "bin" / "fuzz", "core test_bitcoin": self.core_fuzz / "bin" / "test_bitcoin",
-            "suite fuzz": self.suite[fuzz_preset] / "fuzz" / "fuzz", "suite unit_tests": self.suite["test"] / "unit" / "unit_tests"}
+            "core fuzz": self.core_fuzz / "bin" / "fuzz",
+            "core test_bitcoin": self.core_fuzz / "bin" / "test_bitcoin",
+            "suite fuzz": self.suite[fuzz_preset] / "fuzz" / "fuzz",
+            "suite unit_tests": self.suite["test"] / "unit" / "unit_tests",
+        }
         if suite_only:
             self.binaries = {"suite fuzz": self.binaries["suite fuzz"]}
 
     def core(self, build, args, targets):
-        cmd = ["cmake", "-S", self.tree.path, "-B", build, "-G", "Ninja", "-DCMAKE_C_COMPILER=clang-19",
-               "-DCMAKE_CXX_COMPILER=clang++-19", "-DWITH_CCACHE=ON", *CORE_OFF, *args]
+        cmd = [
+            "cmake",
+            "-S",
+            self.tree.path,
+            "-B",
+            build,
+            "-G",
+            "Ninja",
+            "-DCMAKE_C_COMPILER=clang-19",
+            "-DCMAKE_CXX_COMPILER=clang++-19",
+            "-DWITH_CCACHE=ON",
+            *CORE_OFF,
+            *args,
+        ]
         stamp = build / "versus-configure.txt"  # configured once per set of options (Core's configure is slow)
-        if not (build / "CMakeCache.txt").exists() or not stamp.exists() or stamp.read_text() != " ".join(map(str, cmd)):
+        if (
+            not (build / "CMakeCache.txt").exists()
+            or not stamp.exists()
+            or stamp.read_text() != " ".join(map(str, cmd))
+        ):
             shutil.rmtree(build, ignore_errors=True)
             run(cmd, f"configuring Bitcoin Core ({build.name})", env=self.env, log=self.log)
             stamp.write_text(" ".join(map(str, cmd)))
-        run(["cmake", "--build", build, "--target", *targets], f"building Bitcoin Core ({build.name})", env=self.env,
-            log=self.log)
+        run(
+            ["cmake", "--build", build, "--target", *targets],
+            f"building Bitcoin Core ({build.name})",
+            env=self.env,
+            log=self.log,
+        )
 
     def suite_preset(self, preset):
         build = self.suite[preset]
@@ -137,9 +195,20 @@ class Builds:
         if cache.exists() and f"CMAKE_HOME_DIRECTORY:INTERNAL={ROOT}\n" not in cache.read_text(errors="replace"):
             shutil.rmtree(build)
         if not cache.exists():
-            run(["cmake", "--preset", PRESETS[preset], "-B", build, f"-DBITCOIN_CORE_DIR={self.tree.path}",
-                 f"-DSUITE_CORE_LIBS_DIR={self.core_fuzz}"], f"configuring the suite's {PRESETS[preset]} preset",
-                env=self.env, log=self.log)
+            run(
+                [
+                    "cmake",
+                    "--preset",
+                    PRESETS[preset],
+                    "-B",
+                    build,
+                    f"-DBITCOIN_CORE_DIR={self.tree.path}",
+                    f"-DSUITE_CORE_LIBS_DIR={self.core_fuzz}",
+                ],
+                f"configuring the suite's {PRESETS[preset]} preset",
+                env=self.env,
+                log=self.log,
+            )
         run(["cmake", "--build", build], f"building the suite's {PRESETS[preset]} preset", env=self.env, log=self.log)
 
     def all(self):
@@ -171,15 +240,18 @@ class Sides:
         self.b, self.tree, self.core_seeds = builds, tree, core_seeds
         supp = tree.path / "test" / "sanitizer_suppressions"
         # Core's own suppressions (as its CI uses them) for both sides: both run Core's code.
-        self.env = dict(os.environ, UBSAN_OPTIONS=f"suppressions={supp / 'ubsan'}:print_stacktrace=1:halt_on_error=1:"
-                        "report_error_type=1", LSAN_OPTIONS=f"suppressions={supp / 'lsan'}",
-                        # The suite's binaries default to OSS-Fuzz's fake-stack and quarantine sizes
-                        # (harness/check.cpp); named here, Core's binaries run with the same.
-                        ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:"
-                                     "max_uar_stack_size_log=16:quarantine_size_mb=10",
-                        # Every binary here is coverage-instrumented; only coverage() keeps what a run writes.
-                        LLVM_PROFILE_FILE=str(builds.out / "logs" / "discarded.profraw"),
-                        RANDOM_CTX_SEED=CORE_TEST_SEED)
+        self.env = dict(
+            os.environ,
+            UBSAN_OPTIONS=f"suppressions={supp / 'ubsan'}:print_stacktrace=1:halt_on_error=1:report_error_type=1",
+            LSAN_OPTIONS=f"suppressions={supp / 'lsan'}",
+            # The suite's binaries default to OSS-Fuzz's fake-stack and quarantine sizes
+            # (harness/check.cpp); named here, Core's binaries run with the same.
+            ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:"
+            "max_uar_stack_size_log=16:quarantine_size_mb=10",
+            # Every binary here is coverage-instrumented; only coverage() keeps what a run writes.
+            LLVM_PROFILE_FILE=str(builds.out / "logs" / "discarded.profraw"),
+            RANDOM_CTX_SEED=CORE_TEST_SEED,
+        )
 
     def fuzz_command(self, side, target):
         if side == "core":
@@ -193,8 +265,13 @@ class Sides:
         names = comp.fuzz_targets if side == "suite" else comp.core_fuzz_targets
         if side == "core":
             if not hasattr(self, "_core_targets"):
-                proc = subprocess.run([str(self.b.binaries["core fuzz"])], env=dict(self.env, PRINT_ALL_FUZZ_TARGETS_AND_ABORT="1"),
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                proc = subprocess.run(
+                    [str(self.b.binaries["core fuzz"])],
+                    env=dict(self.env, PRINT_ALL_FUZZ_TARGETS_AND_ABORT="1"),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                )
                 self._core_targets = set(proc.stdout.split())
             names = tuple(t for t in names if t in self._core_targets)
         return names
@@ -212,8 +289,16 @@ class Sides:
         corpus.mkdir(parents=True)
         artifacts.mkdir()
         dirs = [corpus] + ([seeds] if seeded and (seeds := self.seeds(side, target)) else [])
-        cmd = [*self.fuzz_command(side, target), *dirs, f"-max_total_time={max(1, round(seconds))}", f"-seed={seed}",
-               "-print_final_stats=1", f"-artifact_prefix={artifacts}/", "-timeout=20", "-rss_limit_mb=2048"]
+        cmd = [
+            *self.fuzz_command(side, target),
+            *dirs,
+            f"-max_total_time={max(1, round(seconds))}",
+            f"-seed={seed}",
+            "-print_final_stats=1",
+            f"-artifact_prefix={artifacts}/",
+            "-timeout=20",
+            "-rss_limit_mb=2048",
+        ]
         log = work / "fuzz.log"
         start = time.monotonic()
         with open(log, "w") as f:
@@ -232,9 +317,14 @@ class Sides:
         crashes = suite.failure_artifacts(artifacts)
         stats = suite.run_stats(log)
         execs = stats["execs"]
-        rec = {"target": target, "seconds": round(elapsed, 1), "execs": execs,
-               "exec_s": round(execs / elapsed) if elapsed else 0, "corpus": sum(1 for _ in corpus.iterdir()),
-               "rss_mb": stats["rss"]}
+        rec = {
+            "target": target,
+            "seconds": round(elapsed, 1),
+            "execs": execs,
+            "exec_s": round(execs / elapsed) if elapsed else 0,
+            "corpus": sum(1 for _ in corpus.iterdir()),
+            "rss_mb": stats["rss"],
+        }
         if crashes:
             rec["crash"] = str(crashes[0])
             rec["input_hex"] = crashes[0].read_bytes()[:64].hex()
@@ -255,17 +345,36 @@ class Sides:
     def tests(self, side, comp, log):
         """(passed?, what failed) for the side's tests of the component. A run that outlasts TEST_TIMEOUT fails."""
         if side == "suite":
-            cmd = ["ctest", "--test-dir", self.b.suite["test"], "-R", comp.suite_tests(), "--output-on-failure",
-                   "--timeout", str(TEST_TIMEOUT)]
+            cmd = [
+                "ctest",
+                "--test-dir",
+                self.b.suite["test"],
+                "-R",
+                comp.suite_tests(),
+                "--output-on-failure",
+                "--timeout",
+                str(TEST_TIMEOUT),
+            ]
         else:
             # A planted bug can abort inside a test case. Boost.Test would catch the signal, jump out of the
             # case past its fixture's destructor and go on with the process's globals (gArgs) left locked:
             # the next case deadlocks. Without the catch the abort ends the run, a failure like any other.
-            cmd = [self.b.binaries["core test_bitcoin"], f"--run_test={':'.join(comp.core_test_suites)}",
-                   "--log_level=test_suite", "--catch_system_errors=no"]
+            cmd = [
+                self.b.binaries["core test_bitcoin"],
+                f"--run_test={':'.join(comp.core_test_suites)}",
+                "--log_level=test_suite",
+                "--catch_system_errors=no",
+            ]
         try:
-            proc = subprocess.run(list(map(str, cmd)), env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True, errors="replace", timeout=TEST_TIMEOUT)
+            proc = subprocess.run(
+                list(map(str, cmd)),
+                env=self.env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+                timeout=TEST_TIMEOUT,
+            )
         except subprocess.TimeoutExpired as e:
             out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
             with open(log, "a") as f:
@@ -273,8 +382,11 @@ class Sides:
             return False, [f"timed out after {TEST_TIMEOUT} s"]
         with open(log, "a") as f:
             f.write(f"$ {' '.join(map(str, cmd))}\n{proc.stdout}\n")
-        failed = re.findall(r"^\s*\d+ - (\S+) \(Failed\)", proc.stdout, re.M) if side == "suite" else \
-            sorted(set(re.findall(r"error: in \"([^\"]+)\"", proc.stdout)))
+        failed = (
+            re.findall(r"^\s*\d+ - (\S+) \(Failed\)", proc.stdout, re.M)
+            if side == "suite"
+            else sorted(set(re.findall(r"error: in \"([^\"]+)\"", proc.stdout)))
+        )
         return proc.returncode == 0, failed or ([suite.failure_summary(proc.stdout)] if proc.returncode else [])
 
 

@@ -1,5 +1,6 @@
 """tools/versus-core's default mode: campaigns, coverage of Core's files and planted bugs per component, and
 the report (results.md, results.json, results.png)."""
+
 import json
 import shutil
 import subprocess
@@ -9,16 +10,23 @@ from versus_core.builds import COMPONENTS, both_sides, run, side_budget
 from versus_core.patches import bug_plan, natural
 from suite import ROOT, die, say
 
+
 def campaigns(sides, names, args, out, results):
     for mode in ("empty", "seeds"):
         for name in names:
             comp = COMPONENTS[name]
             total = side_budget(comp, args.time)
             targets = {s: sides.targets(s, comp) for s in ("suite", "core")}
-            runs = lambda s: (None if mode == "seeds" and not any(sides.seeds(s, t) for t in targets[s]) else  # noqa: B023
-                              sides.fuzz_side(s, targets[s], total, out / "campaign" / mode / s, mode == "seeds", False))  # noqa: B023
-            say(f"campaign ({'from ' + mode + ' corpus' if mode == 'empty' else 'from seeds'}): {name}, "
-                f"{total:g} s per side")
+
+            def runs(s, mode=mode, targets=targets, total=total):  # both_sides calls it at once
+                if mode == "seeds" and not any(sides.seeds(s, t) for t in targets[s]):
+                    return None
+                return sides.fuzz_side(s, targets[s], total, out / "campaign" / mode / s, mode == "seeds", False)
+
+            say(
+                f"campaign ({'from ' + mode + ' corpus' if mode == 'empty' else 'from seeds'}): {name}, "
+                f"{total:g} s per side"
+            )
             results.setdefault("campaigns", {}).setdefault(mode, {})[name] = both_sides(runs)
 
 
@@ -51,14 +59,17 @@ def core_coverage(builds, env, side, comp, dirs, profiles):
     profiles.mkdir(parents=True)
     for t, d in dirs.items():
         if d:
-            run([binary, "-runs=0", *d], f"replaying {side} {t}",
-                env=dict(env, FUZZ=t, LLVM_PROFILE_FILE=str(profiles / "%p-%m.profraw")))
+            run(
+                [binary, "-runs=0", *d],
+                f"replaying {side} {t}",
+                env=dict(env, FUZZ=t, LLVM_PROFILE_FILE=str(profiles / "%p-%m.profraw")),
+            )
     profdata = profiles / "merged.profdata"
     run(["llvm-profdata-19", "merge", "-sparse", *profiles.glob("*.profraw"), "-o", profdata], "llvm-profdata-19 merge")
     export = run(["llvm-cov-19", "export", binary, f"-instr-profile={profdata}", "-summary-only"], "llvm-cov export")
     per_file = core_files.file_summaries(export, builds.tree.path)
     for f, needle in comp.core_functions.items():
-        if (path := core_files.source_path(export, f, builds.tree.path)):
+        if path := core_files.source_path(export, f, builds.tree.path):
             per_file[f"{f} ({needle.rstrip('(')})"] = core_files.function_summary([binary], profdata, path, needle)
     files = {f: v for f, v in per_file.items() if f.split(" ")[0] in comp.core_files}
     total = [0, 0, 0, 0]
@@ -112,11 +123,13 @@ def planted(builds, sides, tree, names, args, out, results):
 
 def trial(sides, comp, total, work, log):
     """Both sides on the current tree: fuzzing from empty until the first crash, then their tests."""
+
     def side(s):
         targets = sides.targets(s, comp)
         rec = sides.fuzz_side(s, targets, total, work / s, seeded=False, stop_at_crash=True)
         rec["tests"], rec["test_failures"] = sides.tests(s, comp, log)
         return rec
+
     return both_sides(side)
 
 
@@ -134,74 +147,117 @@ def save(out, results):
 
 
 def fmt_cov(v):
-    return "—" if v is None else (f"{core_files.pct(v[0], v[1]):.1f}% ({v[0]}/{v[1]}) · "
-                                  f"{core_files.pct(v[2], v[3]):.1f}% ({v[2]}/{v[3]})")
+    return (
+        "—"
+        if v is None
+        else (f"{core_files.pct(v[0], v[1]):.1f}% ({v[0]}/{v[1]}) · {core_files.pct(v[2], v[3]):.1f}% ({v[2]}/{v[3]})")
+    )
 
 
 def report(out, results):
     """results.md (and the summary table it starts with, which is also printed) and results.png."""
     cov = results.get("coverage", {})
     bugs = results.get("bugs", {})
-    runs = "; ".join(f"`{r['command']}` ({r['date']}, {r['machine']}, Core's tests with RANDOM_CTX_SEED="
-                     f"{r.get('RANDOM_CTX_SEED', 'random')}"
-                     + ("" if r.get("finished", True) else "; stopped before its end") + ")"
-                     for r in results.get("runs", []))
-    lines = [f"# The suite against Bitcoin Core's own fuzz targets, on {results.get('tree', '?')}", "",
-             f"Runs merged here: {runs or '?'}.", "",
-             "| component | lines · branches, suite (from empty) | lines · branches, Core (from empty) | "
-             "suite from its seeds | bugs found, suite | bugs found, Core |", "|---|---|---|---|---|---|"]
+    runs = "; ".join(
+        f"`{r['command']}` ({r['date']}, {r['machine']}, Core's tests with RANDOM_CTX_SEED="
+        f"{r.get('RANDOM_CTX_SEED', 'random')}" + ("" if r.get("finished", True) else "; stopped before its end") + ")"
+        for r in results.get("runs", [])
+    )
+    lines = [
+        f"# The suite against Bitcoin Core's own fuzz targets, on {results.get('tree', '?')}",
+        "",
+        f"Runs merged here: {runs or '?'}.",
+        "",
+        "| component | lines · branches, suite (from empty) | lines · branches, Core (from empty) | "
+        "suite from its seeds | bugs found, suite | bugs found, Core |",
+        "|---|---|---|---|---|---|",
+    ]
     summary = []
     for name in COMPONENTS:
         c = cov.get("empty", {}).get(name, {})
         s = cov.get("seeds", {}).get(name, {})
-        b = {k: v for k, v in bugs.get(name, {}).items()
-             if k != "control" and "error" not in v and "not_applicable" not in v}
-        found = {side: sum(1 for v in b.values() if v[side]["found"] is not None or not v[side]["tests"])
-                 for side in ("suite", "core")}
-        cells = [fmt_cov(c.get("suite", {}).get("total")), fmt_cov(c.get("core", {}).get("total")),
-                 fmt_cov(s.get("suite", {}).get("total"))]
+        b = {
+            k: v
+            for k, v in bugs.get(name, {}).items()
+            if k != "control" and "error" not in v and "not_applicable" not in v
+        }
+        found = {
+            side: sum(1 for v in b.values() if v[side]["found"] is not None or not v[side]["tests"])
+            for side in ("suite", "core")
+        }
+        cells = [
+            fmt_cov(c.get("suite", {}).get("total")),
+            fmt_cov(c.get("core", {}).get("total")),
+            fmt_cov(s.get("suite", {}).get("total")),
+        ]
         bug_cells = [f"{found[side]}/{len(b)}" if b else "—" for side in ("suite", "core")]
         lines.append(f"| {name} | " + " | ".join(cells + bug_cells) + " |")
         summary.append((name, c, b, found))
     table = "\n".join(lines[4:])
-    lines += ["", "Coverage cells: lines · branches of the component's Bitcoin Core files reached by replaying the "
-              "side's campaign corpus (llvm-cov). A bug is found by a side if one of its targets fails "
-              "(crashes, or dies while it sets up) within the bug time (--bug-time) or one of its tests fails.", ""]
+    lines += [
+        "",
+        "Coverage cells: lines · branches of the component's Bitcoin Core files reached by replaying the "
+        "side's campaign corpus (llvm-cov). A bug is found by a side if one of its targets fails "
+        "(crashes, or dies while it sets up) within the bug time (--bug-time) or one of its tests fails.",
+        "",
+    ]
     for name in COMPONENTS:
         comp = COMPONENTS[name]
-        lines += [f"## {name}", "", f"Suite: {', '.join(comp.fuzz_targets)}; tests `{comp.suite_tests()}`. "
-                  f"Core: {', '.join(comp.core_fuzz_targets)}; test_bitcoin suites {', '.join(comp.core_test_suites)}.", ""]
+        lines += [
+            f"## {name}",
+            "",
+            f"Suite: {', '.join(comp.fuzz_targets)}; tests `{comp.suite_tests()}`. "
+            f"Core: {', '.join(comp.core_fuzz_targets)}; test_bitcoin suites {', '.join(comp.core_test_suites)}.",
+            "",
+        ]
         if comp.note:
             lines += [comp.note, ""]
         for mode, title in (("empty", "from an empty corpus"), ("seeds", "from each side's seeds")):
             camp = results.get("campaigns", {}).get(mode, {}).get(name)
             if not camp:
                 continue
-            lines += [f"Campaign {title}:", "", "| side | target | seconds | executions | exec/s | corpus | crash |",
-                      "|---|---|---|---|---|---|---|"]
+            lines += [
+                f"Campaign {title}:",
+                "",
+                "| side | target | seconds | executions | exec/s | corpus | crash |",
+                "|---|---|---|---|---|---|---|",
+            ]
             for side in ("suite", "core"):
                 for r in (camp.get(side) or {"targets": []})["targets"]:
-                    lines.append(f"| {side} | {r['target']} | {r['seconds']} | {r['execs']} | {r['exec_s']} | "
-                                 f"{r['corpus']} | {r.get('reason') or r.get('error') or ''} |")
+                    lines.append(
+                        f"| {side} | {r['target']} | {r['seconds']} | {r['execs']} | {r['exec_s']} | "
+                        f"{r['corpus']} | {r.get('reason') or r.get('error') or ''} |"
+                    )
             files = cov.get(mode, {}).get(name, {})
             if files:
                 lines += ["", "| file | suite | Core |", "|---|---|---|"]
-                for f in sorted(set(files.get("suite", {}).get("files", {})) | set(files.get("core", {}).get("files", {}))):
-                    lines.append(f"| {f} | {fmt_cov(files.get('suite', {}).get('files', {}).get(f))} | "
-                                 f"{fmt_cov(files.get('core', {}).get('files', {}).get(f))} |")
+                for f in sorted(
+                    set(files.get("suite", {}).get("files", {})) | set(files.get("core", {}).get("files", {}))
+                ):
+                    lines.append(
+                        f"| {f} | {fmt_cov(files.get('suite', {}).get('files', {}).get(f))} | "
+                        f"{fmt_cov(files.get('core', {}).get('files', {}).get(f))} |"
+                    )
             lines.append("")
         if name in bugs:
-            lines += ["Planted bugs (fuzzing from an empty corpus, then the tests):", "",
-                      "| bug | suite | Core | suite's crash (first line, input hex) |", "|---|---|---|---|"]
+            lines += [
+                "Planted bugs (fuzzing from an empty corpus, then the tests):",
+                "",
+                "| bug | suite | Core | suite's crash (first line, input hex) |",
+                "|---|---|---|---|",
+            ]
             # The control first: the bugs of runs merged after it would otherwise sit above and below it.
-            for bug_id, v in sorted(bugs[name].items(), key=lambda item: (item[0] != "control",
-                                    natural(item[0]) if item[0] != "control" else ("", 0))):
+            for bug_id, v in sorted(
+                bugs[name].items(),
+                key=lambda item: (item[0] != "control", natural(item[0]) if item[0] != "control" else ("", 0)),
+            ):
                 if "error" in v:
                     lines.append(f"| {bug_id}: {v['description']} | {v['error']} | | |")
                     continue
                 if "not_applicable" in v:
-                    lines.append(f"| {bug_id}: {v['description']} | not applicable to this tree: "
-                                 f"{v['not_applicable']} | | |")
+                    lines.append(
+                        f"| {bug_id}: {v['description']} | not applicable to this tree: {v['not_applicable']} | | |"
+                    )
                     continue
                 first = next((r for r in v["suite"]["targets"] if "crash" in r), None)
                 detail = f"{first['target']}: {first['reason']} `{first['input_hex']}`" if first else ""
@@ -226,7 +282,7 @@ def plot(out, summary):
         rows.append(f"{name} {lc[0]:.1f} {lc[1]:.1f} {found['suite']} {found['core']} {len(b)}")
     data.write_text("\n".join(rows) + "\n")
     script = f"""set terminal pngcairo size 1200,500 noenhanced
-set output '{out / 'results.png'}'
+set output '{out / "results.png"}'
 set multiplot layout 1,2
 set style data histograms
 set style fill solid 0.8 border -1

@@ -1,5 +1,6 @@
 """tools/versus-core: the planted bugs of versus/patches/ (a bug, its forms, which form a tree takes) and
 --check-patches."""
+
 import re
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ class Bug:
     """One planted bug: its forms, the plain one first, then the alternatives by suffix. On a tree, the first
     form that applies is planted. A form whose `Requires:` lines the tree does not meet is left out; a bug
     with no form left is not applicable to the tree (its code is not there), which is no error."""
+
     id: str
     component: str
     forms: list
@@ -84,14 +86,20 @@ def all_bugs():
         bug = found.setdefault(m["id"], Bug(m["id"], p.parent.name, []))
         first = bug.forms[0] if bug.forms else p
         if first.parent != p.parent or PATCH_NAME.match(first.name)["name"] != m["name"]:
-            raise ValueError(f"{p.relative_to(ROOT)}: bug {m['id']} already has the form {first.relative_to(ROOT)}; "
-                             "forms of one bug share its folder and name")
+            raise ValueError(
+                f"{p.relative_to(ROOT)}: bug {m['id']} already has the form {first.relative_to(ROOT)}; "
+                "forms of one bug share its folder and name"
+            )
         bug.forms.append(p)
     for bug in found.values():
         bug.forms.sort(key=lambda p: (PATCH_NAME.match(p.name)["suffix"] is not None, p.name))
     order = list(COMPONENTS)
-    return dict(sorted(found.items(), key=lambda kv: (order.index(kv[1].component) if kv[1].component in order
-                                                      else len(order), natural(kv[0]))))
+    return dict(
+        sorted(
+            found.items(),
+            key=lambda kv: (order.index(kv[1].component) if kv[1].component in order else len(order), natural(kv[0])),
+        )
+    )
 
 
 def bug_plan(tree, name, chosen):
@@ -125,11 +133,16 @@ def check_patches(tree):
         return 1
     rows, counts = [], {"apply": 0, "alternative": 0, "not applicable": 0, "no form applies": 0}
     for bug in bugs.values():
-        bad = [f"{f.relative_to(ROOT)}: needs a first line '{bug.id}: <description>'" for f in bug.forms
-               if not re.match(rf"^{bug.id}: \S", f.read_text().splitlines()[0] if f.read_text() else "")]
+        bad = [
+            f"{f.relative_to(ROOT)}: needs a first line '{bug.id}: <description>'"
+            for f in bug.forms
+            if not re.match(rf"^{bug.id}: \S", f.read_text().splitlines()[0] if f.read_text() else "")
+        ]
         if bug.component not in COMPONENTS:
-            bad.append(f"{bug.forms[0].parent.relative_to(ROOT)}: not a component of seam/components.json: name "
-                       f"the folder after one ({', '.join(COMPONENTS)})")
+            bad.append(
+                f"{bug.forms[0].parent.relative_to(ROOT)}: not a component of seam/components.json: name "
+                f"the folder after one ({', '.join(COMPONENTS)})"
+            )
         for f in bug.forms:
             try:
                 Bug.requirements(f)
@@ -143,22 +156,36 @@ def check_patches(tree):
         if form is not None:
             alternative = form != bug.forms[0]
             counts["alternative" if alternative else "apply"] += 1
-            rows.append((bug, form.name + (f" (form {bug.forms.index(form) + 1} of {len(bug.forms)})"
-                                           if len(bug.forms) > 1 else "")))
+            rows.append(
+                (
+                    bug,
+                    form.name
+                    + (f" (form {bug.forms.index(form) + 1} of {len(bug.forms)})" if len(bug.forms) > 1 else ""),
+                )
+            )
         elif reason is not None:
             counts["not applicable"] += 1
             rows.append((bug, f"not applicable: {reason}"))
         else:
             counts["no form applies"] += 1
             problems += 1
-            rows.append((bug, "NO FORM APPLIES: " + "; ".join(
-                f"{f.name}: {msg.splitlines()[0] if msg else 'git apply failed'}" for f, msg in failures)))
+            rows.append(
+                (
+                    bug,
+                    "NO FORM APPLIES: "
+                    + "; ".join(
+                        f"{f.name}: {msg.splitlines()[0] if msg else 'git apply failed'}" for f, msg in failures
+                    ),
+                )
+            )
     say(f"planted bugs on {tree.path}: the form planted, or why the bug is not applicable")
     width = max((len(b.component) for b, _ in rows), default=0)
     for bug, what in rows:
         print(f"  {bug.id:<4} {bug.component:<{width}}  {what}")
-    say(f"{len(bugs)} bugs: {counts['apply'] + counts['alternative']} apply ({counts['alternative']} through an "
+    say(
+        f"{len(bugs)} bugs: {counts['apply'] + counts['alternative']} apply ({counts['alternative']} through an "
         f"alternative form), {counts['not applicable']} not applicable to this tree, {counts['no form applies']} "
-        f"with no form that applies" + (f", {problems - counts['no form applies']} malformed"
-                                         if problems > counts["no form applies"] else ""))
+        f"with no form that applies"
+        + (f", {problems - counts['no form applies']} malformed" if problems > counts["no form applies"] else "")
+    )
     return problems

@@ -1,7 +1,9 @@
 """tools/versus-core: the latest table of each measurement, versus/results/latest-<topic>.md."""
+
 import shutil
 
 from suite import ROOT, say
+
 
 def record_latest(report_md, topic, whole):
     """versus/results/latest-<topic>.md, which docs/versus-core.md links to, becomes this run's report when the
