@@ -135,3 +135,9 @@ def git_worktree(repo, rev, where):
     where.parent.mkdir(parents=True, exist_ok=True)
     git("worktree", "add", "--detach", str(where), commit)
     return where, commit
+
+
+def touched_components(changed):
+    """The components (seam/components.json) whose Bitcoin Core files `changed` ({file: status}) changes or adds."""
+    touched = {f for f, status in changed.items() if status != "deleted"}
+    return [c for c in suite.components().values() if touched & set(c.core_files)]
