@@ -7,7 +7,7 @@ import statistics
 import review_observe
 import review_speed
 import suite
-from review_report_speed import CHAIN_PHASES, chain_section, plot_flush, plot_ratios
+from review_report_speed import chain_section, measured_phases, plot_flush, plot_ratios
 from review_run import SIDES
 
 
@@ -209,8 +209,7 @@ def write(review, r):
                 if column in review_speed.CHAIN_LEVELDB_PHASES
                 else review_speed.INSTRUCTION_FLOOR,
             )
-            for column, name in CHAIN_PHASES
-            if column in speed["chain"]
+            for column, name in measured_phases(speed["chain"])
         ]
     if speed is None:
         verdict.append(("Does it pay?", unanswered(review, "speed") or "not measured (--quick or --skip-speed)"))

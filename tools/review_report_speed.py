@@ -65,6 +65,16 @@ CHAIN_COUNTS = (
 )
 
 
+def measured_phases(chain):
+    """The (column, name) of CHAIN_PHASES that every run of both sides timed: a phase that took no time in
+    a run (a short chain that never went over the cache's limit has no flushes) has no ratio."""
+    return [
+        (column, name)
+        for column, name in CHAIN_PHASES
+        if column in chain and all(t > 0 for side in SIDES for t in chain[column][side])
+    ]
+
+
 def chain_section(review, chain, rows):
     """The report's lines on the chain workload (bench_chain): time per phase, then the counts."""
 
@@ -100,6 +110,9 @@ def chain_section(review, chain, rows):
         + f"{w.verdict} |"
         for w in rows
     ]
+    idle = [name for column, name in CHAIN_PHASES if column in chain and (column, name) not in measured_phases(chain)]
+    if idle:
+        md += ["", f"Not compared: {', '.join(idle)} (no time in some run: the workload had none of that work)."]
     md += ["", "| measured (median) | base | head | head/base |", "|---|---|---|---|"]
     md += [
         f"| {name} | {med(c, 'base'):,.0f} | {med(c, 'head'):,.0f} | {pct_ratio(med(c, 'head'), med(c, 'base'))} |"
