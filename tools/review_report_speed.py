@@ -3,9 +3,14 @@
 
 import statistics
 import subprocess
+import sys
 
 import review_speed
 from review_run import SIDES
+from suite import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+from report import CHAIN_PHASES  # noqa: E402  bench_chain's phases (CSV column, name), named once
 
 
 def plot_ratios(png, rows):
@@ -46,15 +51,7 @@ unset multiplot
 """)
 
 
-# bench_chain's phases: (CSV column, name); and the counts it reports beside them.
-CHAIN_PHASES = (
-    ("connect_s", "connect"),
-    ("flush_s", "flushes and syncs"),
-    ("write_s", "block and undo writes"),
-    ("read_s", "block and undo reads"),
-    ("final_flush_s", "final flush"),
-    ("total_s", "total"),
-)
+# The counts bench_chain reports beside its phases (bench/report.py names the phases).
 CHAIN_COUNTS = (
     ("flushes", "flushes (cache over its limit)"),
     ("syncs", "syncs (periodic)"),
